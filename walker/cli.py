@@ -1,0 +1,163 @@
+"""The `walker` command: parse options, call one library function, print. No logic here."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from walker import __version__
+from walker.corpus import Corpus, load_corpus
+from walker.errors import WalkerError
+from walker.graph import EXPORT_FORMATS, build_graph, export_graph, vault_summary
+
+
+class WalkerGroup(click.Group):
+    """Turns WalkerError into ``Error: …`` and its exit code, in one place."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except WalkerError as exc:
+            click.echo(f"Error: {exc}", err=True)
+            ctx.exit(exc.exit_code)
+
+
+def _vault_default(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path:
+    if value is not None:
+        return value
+    return Path(os.environ.get("WALKER_VAULT") or ".")
+
+
+vault_argument = click.argument(
+    "vault", required=False, type=click.Path(path_type=Path), callback=_vault_default
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON on stdout; messages go to stderr.")
+
+
+@click.group(cls=WalkerGroup)
+@click.version_option(__version__, prog_name="walker")
+def main() -> None:
+    """walker walks an Obsidian vault and proposes connections you never noticed.
+
+    VAULT defaults to $WALKER_VAULT, then the current folder.
+    """
+
+
+@contextmanager
+def _progress(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
+    """A progress bar on stderr, only when a person is watching a terminal."""
+    if not enabled or not sys.stderr.isatty() or not sys.stdout.isatty():
+        yield None
+        return
+    bar: Any = None
+
+    def advance(done: int, total: int) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = click.progressbar(length=total, label="Reading notes", file=sys.stderr)
+            bar.__enter__()
+        bar.update(done)
+
+    try:
+        yield advance
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+
+
+def _load(vault: Path, show_progress: bool = True) -> Corpus:
+    with _progress(show_progress) as progress:
+        return load_corpus(vault, progress=progress)
+
+
+def _print_json(data: object) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+@main.command()
+@vault_argument
+@json_option
+def scan(vault: Path, as_json: bool) -> None:
+    """Read the vault and report notes, links, orphans, tags, skipped files and warnings."""
+    corpus = _load(vault, show_progress=not as_json)
+    summary = vault_summary(corpus, build_graph(corpus))
+    if as_json:
+        _print_json(summary)
+    else:
+        _print_scan(summary)
+
+
+def _print_scan(s: dict[str, Any]) -> None:
+    links = s["links"]
+    click.echo(f"{s['vault']}: {s['notes']} notes, {s['attachments']} attachments")
+    click.echo(
+        f"links: {links['total']} ({links['resolved']} resolved, {links['unresolved']} unresolved, "
+        f"{links['ambiguous']} ambiguous)"
+    )
+    click.echo(f"graph: {s['components']} components (largest {s['largest_component']} notes), {len(s['orphans'])} orphans")
+    top_tags = list(s["tags"].items())[:8]
+    if top_tags:
+        click.echo("tags: " + ", ".join(f"#{t} ({n})" for t, n in top_tags) + (" …" if len(s["tags"]) > 8 else ""))
+    targets = Counter(u["target"] for u in s["unresolved"])
+    if targets:
+        click.echo("most linked missing notes: " + ", ".join(f"[[{t}]] ×{n}" for t, n in targets.most_common(5)))
+    reasons = Counter(_reason_kind(x["reason"]) for x in s["skipped"])
+    if reasons:
+        click.echo("left out: " + ", ".join(f"{n} {r}" for r, n in reasons.most_common()))
+    for item in s["skipped"]:
+        if not item["reason"].startswith(("excluded:", "not a file type", "hidden folder")):
+            click.echo(f"  skipped {item['path']}: {item['reason']}")
+    if s["warnings"]:
+        click.echo(f"warnings: {len(s['warnings'])}")
+        for w in s["warnings"][:10]:
+            click.echo(f"  {w['path']}: {w['message']}")
+        if len(s["warnings"]) > 10:
+            click.echo(f"  … {len(s['warnings']) - 10} more (walker scan --json lists them all)")
+    click.echo(f"took {s['seconds']:.2f} s ({s['cache_hits']} from cache, {s['parsed']} parsed)")
+
+
+def _reason_kind(reason: str) -> str:
+    return reason.split(":", 1)[0] if reason.startswith("excluded") else reason.split(" (", 1)[0].split(":")[0]
+
+
+@main.command()
+@vault_argument
+@json_option
+def links(vault: Path, as_json: bool) -> None:
+    """List every link: source, line, kind, target, subpath and the file it resolves to."""
+    corpus = _load(vault, show_progress=not as_json)
+    if as_json:
+        _print_json({"links": [link.as_dict() for link in corpus.links]})
+        return
+    for link in corpus.links:
+        where = link.resolved or "(unresolved)"
+        click.echo(f"{link.source}:{link.line}\t{link.kind}\t{link.target}\t→ {where}")
+
+
+@main.group()
+def graph() -> None:
+    """The wikilink graph."""
+
+
+@graph.command("export")
+@vault_argument
+@click.option("--format", "fmt", type=click.Choice(EXPORT_FORMATS), default="json", show_default=True)
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
+def graph_export(vault: Path, fmt: str, output: Path) -> None:
+    """Write the graph (notes, attachments, unresolved targets) for Gephi, yEd or networkx."""
+    corpus = _load(vault)
+    g = build_graph(corpus)
+    export_graph(g, fmt, output)
+    click.echo(f"wrote {output}: {g.number_of_nodes()} nodes, {g.number_of_edges()} edges", err=True)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,143 @@
+"""Build the read-only Corpus of a vault: enumerate, parse (cached, in parallel), resolve."""
+
+from __future__ import annotations
+
+import dataclasses
+import multiprocessing
+import os
+import time
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from walker.config import Settings, cache_dir, load_settings
+from walker.corpus.cache import Entry, ParseCache, loads
+from walker.corpus.model import Corpus, Link, ParsedNote, Skipped, VaultFile
+from walker.corpus.parse import BinaryFileError, decode, parse_note
+from walker.corpus.resolve import Resolver, find_subpath
+from walker.corpus.scan import list_vault
+from walker.errors import VaultNotFound
+
+Progress = Callable[[int, int], None]  # (files just done, files in all)
+PARALLEL_THRESHOLD = 256  # below this many files to parse, a process pool costs more than it saves
+
+
+def load_corpus(
+    vault: Path | str,
+    settings: Settings | None = None,
+    *,
+    use_cache: bool = True,
+    progress: Progress | None = None,
+) -> Corpus:
+    """Read a vault into a Corpus. Never writes to the vault; bad files become warnings or skips."""
+    started = time.perf_counter()
+    root = Path(vault)
+    if not root.is_dir():
+        raise VaultNotFound(f"{root}: no such folder. Pass the vault folder, or set WALKER_VAULT.")
+    settings = settings or load_settings(root)
+    listing = list_vault(root, settings)
+    corpus_notes = [f for f in listing.files if f.is_note and f.in_corpus]
+
+    cache = ParseCache(cache_dir(), root, f"comments={settings.index_comments}") if use_cache else None
+    cached = cache.load() if cache else {}
+    entries: dict[str, Entry] = {}
+    to_parse: list[VaultFile] = []
+    for file in corpus_notes:
+        row = cached.get(file.path)
+        if row and row[0] == file.mtime_ns and row[1] == file.size:
+            entries[file.path] = loads(file.path, row[2])
+        else:
+            to_parse.append(file)
+    hits = len(entries)
+    report = (lambda done: progress(done, len(corpus_notes))) if progress else None
+    if report:
+        report(hits)
+    fresh = _parse_all(to_parse, settings, report)
+    entries.update(fresh)
+    if cache:
+        by_path = {f.path: f for f in to_parse}
+        cache.store(
+            {p: (by_path[p].mtime_ns, by_path[p].size, e) for p, e in fresh.items()},
+            keep={f.path for f in corpus_notes},
+        )
+        cache.close()
+
+    notes = {p: e for p, e in entries.items() if isinstance(e, ParsedNote)}
+    skipped = list(listing.skipped) + [Skipped(p, e) for p, e in entries.items() if isinstance(e, str)]
+    skipped += [Skipped(p, f"excluded: {why}") for p, why in listing.excluded.items()]
+    links, link_warnings = resolve_links(notes, [f.path for f in listing.files])
+    warnings = [(n.path, w) for n in notes.values() for w in n.warnings] + link_warnings
+    return Corpus(
+        root=str(root),
+        files=listing.files,
+        notes=dict(sorted(notes.items())),
+        links=tuple(links),
+        skipped=tuple(sorted(skipped, key=lambda s: s.path)),
+        warnings=tuple(sorted(warnings)),
+        stats={
+            "seconds": round(time.perf_counter() - started, 3),
+            "cache_hits": hits,
+            "parsed": len(fresh),
+        },
+    )
+
+
+def resolve_links(notes: dict[str, ParsedNote], paths: list[str]) -> tuple[list[Link], list[tuple[str, str]]]:
+    resolver = Resolver(paths)
+    links: list[Link] = []
+    warnings: list[tuple[str, str]] = []
+    for note in notes.values():
+        for raw in note.links:
+            resolution = resolver.resolve(raw.linkpath, note.path)
+            subpath = raw.subpath
+            links.append(
+                Link(note.path, raw.line, raw.kind, raw.target, subpath, resolution.path, resolution.candidates, raw.display)
+            )
+            target_note = notes.get(resolution.path or "")
+            if subpath and target_note and find_subpath(target_note, subpath) is None:
+                warnings.append((note.path, f"line {raw.line}: {raw.target!r} names a heading or block that {target_note.path} does not have"))
+    return links, warnings
+
+
+def _parse_all(
+    files: list[VaultFile], settings: Settings, progress: Callable[[int], None] | None
+) -> dict[str, Entry]:
+    jobs = [(f.abspath, f.path, f.size, settings.max_note_mb, settings.index_comments) for f in files]
+    workers = settings.workers or os.cpu_count() or 1
+    results: dict[str, Entry] = {}
+    if len(jobs) < PARALLEL_THRESHOLD or workers == 1:
+        for job in jobs:
+            results[job[1]] = read_and_parse(*job)
+            if progress:
+                progress(1)
+        return results
+    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        chunk = max(16, len(jobs) // (workers * 8))
+        for (_, path, *_rest), entry in zip(jobs, pool.map(_parse_job, jobs, chunksize=chunk)):
+            results[path] = entry
+            if progress:
+                progress(1)
+    return results
+
+
+def _parse_job(job: tuple[str, str, int, float, bool]) -> Entry:
+    return read_and_parse(*job)
+
+
+def read_and_parse(abspath: str, path: str, size: int, max_mb: float, index_comments: bool) -> Entry:
+    """Parse one file, or say in a few words why it was skipped. Never raises on bad content."""
+    if size > max_mb * 1024 * 1024:
+        return f"too large to parse ({size / 1048576:.1f} MB > max_note_mb = {max_mb:g}); still linkable"
+    try:
+        with open(abspath, "rb") as handle:
+            raw = handle.read()
+        text, warnings = decode(raw)
+    except BinaryFileError as exc:
+        return str(exc)
+    except OSError as exc:
+        return f"unreadable: {exc.strerror or exc}"
+    note = parse_note(path, text, index_comments=index_comments)
+    if warnings:
+        note = dataclasses.replace(note, warnings=tuple(warnings) + note.warnings)
+    return note

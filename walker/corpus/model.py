@@ -1,0 +1,139 @@
+"""The corpus layer's data: what a note is after parsing and after resolution.
+
+Two stages, two types: ``ParsedNote`` holds what one file says on its own
+(cacheable per file); ``Link`` after resolution knows where it points, which
+needs the whole vault.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+LINK_KINDS = ("link", "embed", "frontmatter", "markdown")
+
+
+@dataclass(frozen=True, slots=True)
+class RawLink:
+    """A link as written: kind, the cleaned target text and its 1-based line."""
+
+    kind: str
+    target: str  # linkpath plus subpath, as Obsidian's Reference.link
+    line: int
+    display: str | None = None
+    key: str | None = None  # frontmatter key path, e.g. "related.0"
+
+    @property
+    def linkpath(self) -> str:
+        return self.target.split("#", 1)[0]
+
+    @property
+    def subpath(self) -> str | None:
+        head, sep, tail = self.target.partition("#")
+        return "#" + tail if sep else None
+
+
+@dataclass(frozen=True, slots=True)
+class Heading:
+    level: int
+    text: str  # raw heading text, as Obsidian links it
+    line: int  # 1-based
+    end_line: int  # last line of the heading's section (until a heading of level <= this one)
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A block id (``^id``) and the lines of the block it names."""
+
+    id: str  # lower-cased, as Obsidian's blocks map
+    line: int
+    end_line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A flat slice of a note: the text before the first heading, or one heading to the next."""
+
+    heading: str | None
+    level: int
+    line: int
+    end_line: int
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedNote:
+    """Everything one Markdown file says on its own, before any link is resolved."""
+
+    path: str
+    frontmatter: dict[str, object]
+    tags: tuple[str, ...]  # lower-cased, without '#'; frontmatter first, then body
+    aliases: tuple[str, ...]
+    links: tuple[RawLink, ...]
+    headings: tuple[Heading, ...]
+    blocks: tuple[Block, ...]
+    sections: tuple[Section, ...]
+    line_count: int
+    warnings: tuple[str, ...] = ()
+
+    @property
+    def title(self) -> str:
+        name = self.path.rsplit("/", 1)[-1]
+        return name[:-3] if name.endswith(".md") else name
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A resolved link: where it was written and which file (if any) it reaches."""
+
+    source: str
+    line: int
+    kind: str
+    target: str
+    subpath: str | None
+    resolved: str | None
+    ambiguous: tuple[str, ...] = ()  # other candidates when the choice was not unique
+    display: str | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "line": self.line,
+            "kind": self.kind,
+            "target": self.target,
+            "subpath": self.subpath,
+            "resolved": self.resolved,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class VaultFile:
+    """A file Obsidian can see. ``in_corpus`` is false for excluded files, which still resolve."""
+
+    path: str  # vault-relative, '/', NFC
+    abspath: str
+    mtime_ns: int
+    size: int
+    is_note: bool
+    in_corpus: bool
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """The read-only view of a vault that every later stage consumes."""
+
+    root: str
+    files: tuple[VaultFile, ...]
+    notes: dict[str, ParsedNote]  # corpus notes only, by path
+    links: tuple[Link, ...]
+    skipped: tuple[Skipped, ...]
+    warnings: tuple[tuple[str, str], ...]  # (path, message)
+    stats: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def attachments(self) -> list[VaultFile]:
+        return [f for f in self.files if not f.is_note]

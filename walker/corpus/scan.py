@@ -1,0 +1,188 @@
+"""Enumerate the files Obsidian can see, and decide which of them are the corpus.
+
+Two questions, kept apart. Is the file in the vault at all (not hidden in a
+dot-folder, not behind a symlink loop, a type Obsidian shows)? Then it can be
+a link target. Is it in the corpus (not walker's own ``walks/``, the templates
+folder, Obsidian's Excluded files, ``.gitignore`` or ``exclude`` patterns)?
+Then walker reads it. Excluded files still resolve, as in Obsidian.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+from walker.config import Settings
+from walker.corpus.model import Skipped, VaultFile
+
+POOL_FOLDER = "walks"
+ATTACHMENT_EXTENSIONS = frozenset(
+    "avif bmp gif jpeg jpg png svg webp flac m4a mp3 ogg wav webm 3gp mkv mov mp4 ogv pdf canvas base".split()
+)
+
+
+@dataclass(frozen=True)
+class Listing:
+    files: tuple[VaultFile, ...]
+    skipped: tuple[Skipped, ...]
+    excluded: dict[str, str]  # path -> why it is visible but not in the corpus
+
+
+def list_vault(root: Path, settings: Settings) -> Listing:
+    """Every visible file under ``root``, sorted by path, with the reason for each one left out."""
+    rules = ExclusionRules.load(root, settings)
+    files: list[VaultFile] = []
+    skipped: list[Skipped] = []
+    excluded: dict[str, str] = {}
+    visited = {os.path.realpath(root)}
+
+    show_all = bool(_read_json(root / ".obsidian" / "app.json").get("showUnsupportedFiles"))
+
+    def walk(folder: str, rel: str) -> None:
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            skipped.append(Skipped(rel or ".", f"folder unreadable: {exc.strerror}"))
+            return
+        for entry in entries:
+            path = unicodedata.normalize("NFC", f"{rel}/{entry.name}" if rel else entry.name)
+            if entry.name.startswith("."):
+                if entry.is_dir(follow_symlinks=False) and entry.name not in (".obsidian", ".git", ".trash"):
+                    skipped.append(Skipped(path + "/", "hidden folder (Obsidian ignores dot-folders)"))
+                continue
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if entry.is_symlink():
+                    real = os.path.realpath(entry.path)
+                    if real in visited or _inside(real, os.path.realpath(root)):
+                        skipped.append(Skipped(path + "/", "symlink to a folder already in the vault (loop)"))
+                        continue
+                    visited.add(real)
+                walk(entry.path, path)
+                continue
+            _add_file(entry, path, rules, show_all, files, skipped, excluded)
+
+    walk(str(root), "")
+    return Listing(tuple(files), tuple(skipped), excluded)
+
+
+def _add_file(
+    entry: os.DirEntry[str],
+    path: str,
+    rules: ExclusionRules,
+    show_all: bool,
+    files: list[VaultFile],
+    skipped: list[Skipped],
+    excluded: dict[str, str],
+) -> None:
+    extension = path.rsplit(".", 1)[-1].lower() if "." in entry.name else ""
+    is_note = extension == "md"
+    if not is_note and not show_all and extension not in ATTACHMENT_EXTENSIONS:
+        skipped.append(Skipped(path, "not a file type Obsidian shows (see 'Detect all file extensions')"))
+        return
+    try:
+        stat = entry.stat()
+    except OSError as exc:
+        skipped.append(Skipped(path, f"unreadable: {exc.strerror or exc}"))
+        return
+    reason = rules.reason(path)
+    if reason:
+        excluded[path] = reason
+    files.append(VaultFile(path, entry.path, stat.st_mtime_ns, stat.st_size, is_note, reason is None))
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+@dataclass(frozen=True)
+class ExclusionRules:
+    templates: str | None
+    user_filters: tuple[str, ...]
+    gitignore: pathspec.PathSpec | None
+    configured: pathspec.PathSpec | None
+
+    @classmethod
+    def load(cls, root: Path, settings: Settings) -> ExclusionRules:
+        gitignore = root / ".gitignore"
+        lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines() if gitignore.is_file() else []
+        return cls(
+            templates=_templates_folder(root, settings),
+            user_filters=tuple(_read_json(root / ".obsidian" / "app.json").get("userIgnoreFilters") or ()),
+            gitignore=pathspec.GitIgnoreSpec.from_lines(lines) if lines else None,
+            configured=pathspec.GitIgnoreSpec.from_lines(settings.exclude) if settings.exclude else None,
+        )
+
+    def reason(self, path: str) -> str | None:
+        """Why a visible file stays out of the corpus, or None when it is in."""
+        lower = path.lower()
+        if lower.startswith(POOL_FOLDER + "/"):
+            return "walker's own folder"
+        if self.templates and lower.startswith(self.templates.lower().strip("/") + "/"):
+            return "templates folder"
+        for item in self.user_filters:
+            if _user_filter_matches(item, path):
+                return f"Obsidian Excluded files: {item}"
+        if self.gitignore and self.gitignore.match_file(path):
+            return ".gitignore"
+        if self.configured and self.configured.match_file(path):
+            return "walker.toml exclude"
+        return None
+
+
+def _user_filter_matches(item: str, path: str) -> bool:
+    """Obsidian's userIgnoreFilters: ``/re/`` is a case-insensitive regex, anything else a path prefix."""
+    if len(item) > 2 and item.startswith("/") and item.endswith("/"):
+        try:
+            return re.search(item[1:-1], path, re.IGNORECASE) is not None
+        except re.error:
+            return False
+    return path.lower().startswith(item.lower())
+
+
+def _templates_folder(root: Path, settings: Settings) -> str | None:
+    if settings.templates_folder is not None:
+        return settings.templates_folder or None
+    configured = _read_json(root / ".obsidian" / "templates.json").get("folder")
+    if not configured:
+        templater = root / ".obsidian" / "plugins" / "templater-obsidian" / "data.json"
+        configured = _read_json(templater).get("templates_folder")
+    if configured:
+        return str(configured).strip("/")
+    return _find_templates_folder(root)
+
+
+def _find_templates_folder(root: Path) -> str | None:
+    """Without a setting: the shallowest folder named "templates", at most two levels down."""
+    level = [root]
+    for _ in range(3):
+        folders = sorted(p for parent in level for p in _subfolders(parent))
+        for folder in folders:
+            if folder.name.lower() == "templates":
+                return folder.relative_to(root).as_posix()
+        level = folders
+    return None
+
+
+def _subfolders(folder: Path) -> list[Path]:
+    try:
+        return [p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")]
+    except OSError:
+        return []
+
+
+def _read_json(path: Path) -> dict[str, object]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}

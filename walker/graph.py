@@ -1,0 +1,121 @@
+"""The vault as a networkx graph: typed nodes, edges with counts, kinds and subpaths."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import networkx as nx
+
+from walker.corpus.model import Corpus
+
+UNRESOLVED_PREFIX = "unresolved:"
+EXPORT_FORMATS = ("json", "graphml", "gexf")
+
+
+def build_graph(corpus: Corpus) -> nx.DiGraph:
+    """Corpus notes, the attachments and excluded files they reach, and their unresolved targets.
+
+    One directed edge per (source, target) pair. Self-links (``[[#Heading]]``) are left out:
+    they say nothing about how notes connect.
+    """
+    graph = nx.DiGraph()
+    files = {f.path: f for f in corpus.files}
+    for path, note in corpus.notes.items():
+        graph.add_node(path, type="note", title=note.title, in_corpus=True, tags=list(note.tags))
+    for link in corpus.links:
+        if link.resolved == link.source:
+            continue
+        if link.resolved is None:
+            target = UNRESOLVED_PREFIX + link.target.split("#", 1)[0]
+            graph.add_node(target, type="unresolved", title=link.target.split("#", 1)[0], in_corpus=False)
+        else:
+            target = link.resolved
+            if target not in graph:
+                file = files[target]
+                kind = "note" if file.is_note else "attachment"
+                graph.add_node(target, type=kind, title=Path(target).stem, in_corpus=False)
+        if graph.has_edge(link.source, target):
+            data = graph.edges[link.source, target]
+            data["count"] += 1
+        else:
+            graph.add_edge(link.source, target, count=1, kinds=[], subpaths=[])
+            data = graph.edges[link.source, target]
+        if link.kind not in data["kinds"]:
+            data["kinds"].append(link.kind)
+        if link.subpath and link.subpath not in data["subpaths"]:
+            data["subpaths"].append(link.subpath)
+    for _, _, data in graph.edges(data=True):
+        data["kinds"].sort()
+        data["subpaths"].sort()
+    return graph
+
+
+def note_graph(graph: nx.DiGraph) -> nx.Graph:
+    """Undirected view over notes only (links and backlinks alike): for distances and components."""
+    notes = [n for n, d in graph.nodes(data=True) if d["type"] == "note"]
+    return graph.subgraph(notes).to_undirected(as_view=True)
+
+
+def export_graph(graph: nx.DiGraph, fmt: str, out: Path) -> None:
+    if fmt == "json":
+        import json
+
+        data = nx.node_link_data(graph, edges="links")
+        out.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        return
+    flat = graph.copy()
+    for _, data in flat.nodes(data=True):
+        _flatten(data)
+    for _, _, data in flat.edges(data=True):
+        _flatten(data)
+    if fmt == "graphml":
+        nx.write_graphml(flat, out)
+    elif fmt == "gexf":
+        nx.write_gexf(flat, out)
+    else:
+        raise ValueError(f"unknown graph format {fmt!r}; use one of {', '.join(EXPORT_FORMATS)}")
+
+
+def _flatten(data: dict[str, object]) -> None:
+    """GraphML and GEXF hold scalars only: lists become space-separated text."""
+    for key, value in data.items():
+        if isinstance(value, list):
+            data[key] = " ".join(str(v) for v in value)
+
+
+def vault_summary(corpus: Corpus, graph: nx.DiGraph) -> dict[str, object]:
+    """What `walker scan` reports: counts, link health, orphans, components, tags, skips, warnings."""
+    notes_only = note_graph(graph)
+    corpus_nodes = [n for n in notes_only if graph.nodes[n]["in_corpus"]]
+    components = sorted(
+        (c for c in nx.connected_components(notes_only.subgraph(corpus_nodes))), key=len, reverse=True
+    )
+    unresolved = [l for l in corpus.links if l.resolved is None]
+    ambiguous = [l for l in corpus.links if l.ambiguous]
+    tag_counts: dict[str, int] = {}
+    for note in corpus.notes.values():
+        for tag in note.tags:
+            tag_counts[tag.lower()] = tag_counts.get(tag.lower(), 0) + 1
+    return {
+        "vault": corpus.root,
+        "notes": len(corpus.notes),
+        "attachments": len(corpus.attachments),
+        "links": {
+            "total": len(corpus.links),
+            "resolved": len(corpus.links) - len(unresolved),
+            "unresolved": len(unresolved),
+            "ambiguous": len(ambiguous),
+        },
+        "unresolved": [{"source": l.source, "line": l.line, "target": l.target} for l in unresolved],
+        "ambiguous": [
+            {"source": l.source, "line": l.line, "target": l.target, "resolved": l.resolved, "candidates": list(l.ambiguous)}
+            for l in ambiguous
+        ],
+        "orphans": sorted(n for n in corpus_nodes if notes_only.degree(n) == 0),
+        "components": len(components),
+        "largest_component": len(components[0]) if components else 0,
+        "tags": dict(sorted(tag_counts.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "skipped": [{"path": s.path, "reason": s.reason} for s in corpus.skipped],
+        "warnings": [{"path": p, "message": m} for p, m in corpus.warnings],
+        **corpus.stats,
+    }
