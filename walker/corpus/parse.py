@@ -177,11 +177,12 @@ def markdown() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
     md.use(dollarmath_plugin, allow_space=False, double_inline=True)
     md.use(footnote_plugin)
+    md.normalizeLink = lambda url: url  # type: ignore[method-assign]  # keep destinations as written
     md.inline.ruler.before("link", "wikilink", _wikilink_rule)
     md.inline.ruler.before("link", "tag", _tag_rule)
     md.inline.ruler.at("link", _capture_links(rules_inline.link, "href", "markdown"))
     md.inline.ruler.at("image", _capture_links(rules_inline.image, "src", "embed"))
-    for rule in ("inline", "text_join"):
+    for rule in ("inline", "text_join", "footnote_tail"):  # the tail drops definitions it saw no ref to
         md.core.ruler.disable(rule)
     return md
 
@@ -288,7 +289,7 @@ def frontmatter_links(data: dict[str, object], raw: str) -> list[RawLink]:
         elif isinstance(value, str) and value.startswith("[[") and value.endswith("]]"):
             target, display = split_alias(value[2:-2])
             offset = raw.find(value)
-            line = 2 + (raw.count("\n", 0, offset) if offset >= 0 else 0)
+            line = 1 + (raw.count("\n", 0, offset) if offset >= 0 else 0)
             links.append(RawLink("frontmatter", target, line, display, key))
 
     walk(data, "")

@@ -1,0 +1,39 @@
+import shutil
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED_VAULTS = ROOT.parent / "shared" / "vaults"
+SAMPLE_VAULT = ROOT / "sample-vault"
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(tmp_path_factory, monkeypatch):
+    """Each test gets its own parse cache; nothing touches the user's cache folder."""
+    monkeypatch.setenv("WALKER_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+    monkeypatch.delenv("WALKER_VAULT", raising=False)
+
+
+def write_vault(root: Path, files: dict[str, str | bytes]) -> Path:
+    for path, content in files.items():
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            target.write_bytes(content)
+        else:
+            target.write_text(content, encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def copy_vault(tmp_path):
+    """Copy a read-only vault (by name under shared/vaults, or 'sample') into a temp folder."""
+
+    def copy(name: str) -> Path:
+        source = SAMPLE_VAULT if name == "sample" else SHARED_VAULTS / name
+        if not source.is_dir():
+            pytest.skip(f"{source} is not here")
+        return Path(shutil.copytree(source, tmp_path / name, symlinks=True))
+
+    return copy

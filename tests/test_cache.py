@@ -1,0 +1,60 @@
+"""The parse cache: a warm run re-parses only what changed and gives exactly the cold result."""
+
+import os
+
+from conftest import write_vault
+from walker.config import cache_dir, load_settings
+from walker.corpus import load_corpus
+
+
+def snapshot(corpus):
+    return corpus.notes, corpus.links, corpus.skipped, corpus.warnings
+
+
+def make(tmp_path):
+    return write_vault(tmp_path / "v", {
+        "A.md": "---\ntags: [x]\ncreated: 2024-01-01\n---\n# H\n[[B#H2]] ![[p.png|100]] #t ^blk\n",
+        "B.md": "## H2\n[[A#^blk]] [[Missing]]\n",
+        "C.md": "---\nbroken: [\n---\nbody",
+        "D.md": b"\x00binary",
+        "p.png": b"\x89PNG",
+    })
+
+
+def test_cold_and_warm_are_identical(tmp_path):
+    vault = make(tmp_path)
+    uncached = load_corpus(vault, use_cache=False)
+    cold = load_corpus(vault)
+    warm = load_corpus(vault)
+    assert (cold.stats["parsed"], warm.stats["parsed"], warm.stats["cache_hits"]) == (4, 0, 4)
+    assert snapshot(uncached) == snapshot(cold) == snapshot(warm)
+
+
+def test_warm_run_reparses_only_changed_files(tmp_path):
+    vault = make(tmp_path)
+    load_corpus(vault)
+    (vault / "B.md").write_text("## H2\n[[C]]\n", encoding="utf-8")
+    os.utime(vault / "B.md", ns=(1, 1))
+    (vault / "E.md").write_text("new [[A]]", encoding="utf-8")
+    (vault / "C.md").unlink()
+    warm = load_corpus(vault)
+    assert (warm.stats["parsed"], warm.stats["cache_hits"]) == (2, 2)
+    assert snapshot(warm) == snapshot(load_corpus(vault, use_cache=False))
+    assert [l.target for l in warm.links if l.source == "B.md"] == ["C"]
+
+
+def test_cache_lives_outside_the_vault(tmp_path):
+    vault = make(tmp_path)
+    before = sorted(p.name for p in vault.rglob("*"))
+    load_corpus(vault)
+    assert sorted(p.name for p in vault.rglob("*")) == before
+    assert list(cache_dir().glob("vault-*.sqlite"))
+
+
+def test_parallel_parse_equals_serial(tmp_path):
+    files = {f"n{i:03}.md": f"# Note {i}\n[[n{(i + 1) % 300:03}]] #tag{i % 7}\n" for i in range(300)}
+    vault = write_vault(tmp_path / "big", files)
+    serial = load_corpus(vault, load_settings(vault, {"workers": 1}), use_cache=False)
+    parallel = load_corpus(vault, load_settings(vault, {"workers": 2}), use_cache=False)
+    assert snapshot(serial) == snapshot(parallel)
+    assert len(parallel.links) == 300
