@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from walker.corpus.model import Block, Heading, ParsedNote
 
@@ -39,8 +40,20 @@ class Resolver:
         self._by_name: dict[str, list[str]] = {}
         for path in sorted(paths):
             self._by_name.setdefault(path.rsplit("/", 1)[-1].lower(), []).append(path)
+        self._memo: dict[tuple[str, str], Resolution] = {}
 
     def resolve(self, linkpath: str, source: str) -> Resolution:
+        """The file a linkpath (subpath already removed) reaches from ``source``."""
+        if not linkpath:
+            return Resolution(source)
+        # The answer depends on the source only through its folder.
+        key = (linkpath, source.rsplit("/", 1)[0] if "/" in source else "")
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = self._resolve(linkpath, source)
+        return found
+
+    def _resolve(self, linkpath: str, source: str) -> Resolution:
         if not linkpath:
             return Resolution(source)
         wanted = linkpath.lower()
@@ -93,6 +106,7 @@ def _join_relative(folder: str, relative: str) -> str:
     return "/".join(parts + [relative])
 
 
+@lru_cache(maxsize=65536)
 def strip_heading(text: str) -> str:
     """Obsidian's stripHeading, lower-cased: punctuation to spaces, whitespace collapsed."""
     return " ".join(_HEADING_PUNCTUATION.sub(" ", text).split()).lower()
