@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from datetime import datetime, timezone
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -17,6 +18,8 @@ from walker import __version__
 from walker.corpus import Corpus, load_corpus
 from walker.errors import WalkerError
 from walker.graph import EXPORT_FORMATS, build_graph, export_graph, vault_summary
+from walker.wander import Seed, candidate_seeds, neighbourhood, propose
+from walker.workspace import Workspace
 
 
 class WalkerGroup(click.Group):
@@ -157,6 +160,69 @@ def graph_export(vault: Path, fmt: str, output: Path) -> None:
     g = build_graph(corpus)
     export_graph(g, fmt, output)
     click.echo(f"wrote {output}: {g.number_of_nodes()} nodes, {g.number_of_edges()} edges", err=True)
+
+
+def _workspace(vault: Path, show_progress: bool = True) -> Workspace:
+    with _progress(show_progress) as progress:
+        return Workspace.open(vault, progress=progress)
+
+
+def _now(value: str | None) -> datetime:
+    if value is None:
+        return datetime.now(timezone.utc)
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not an ISO date-time such as 2026-11-30T07:00", param_hint="--now")
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+now_option = click.option("--now", "now", metavar="ISO-DATETIME", help="Pretend it is this moment (for reproducible runs).")
+random_seed_option = click.option("--random-seed", type=int, default=0, show_default=True, help="Seed for the far draws.")
+
+
+@main.command()
+@click.argument("note")
+@vault_argument
+@random_seed_option
+@json_option
+def neighbors(note: str, vault: Path, random_seed: int, as_json: bool) -> None:
+    """Show the near, middle and far neighbours a walk from NOTE would gather."""
+    ws = _workspace(vault, show_progress=not as_json)
+    path = ws.find_note(note)
+    proposition, ref = propose(ws.index, ws.corpus.notes[path])
+    seed = Seed(path, proposition, ref, "given", "named on the command line")
+    result = neighbourhood(ws.corpus, ws.index, ws.graph, seed, ws.wander_settings, random_seed)
+    if as_json:
+        _print_json(result.as_dict())
+        return
+    click.echo(f"Seed: {path}\n  “{proposition}”  ({ref})")
+    for group in ("near", "middle", "far"):
+        items = getattr(result, group)
+        click.echo(f"\n{group.capitalize()} ({len(items)})")
+        for item in items:
+            tags = " ".join(f"#{t}" for t in item.shared_tags)
+            click.echo(f"  {item.ref}\n      {item.reason}{'; ' + tags if tags else ''}")
+    for message in result.notes:
+        click.echo(f"\nnote: {message}")
+
+
+@main.command()
+@vault_argument
+@now_option
+@json_option
+def seeds(vault: Path, now: str | None, as_json: bool) -> None:
+    """List seed candidates from each source: recent, revisited, open question, forgotten."""
+    ws = _workspace(vault, show_progress=not as_json)
+    found = candidate_seeds(ws.corpus, ws.index, ws.graph, _now(now), ws.wander_settings)
+    if as_json:
+        _print_json({source: [{"path": s.path, "proposition": s.proposition, "ref": s.ref, "score": s.score,
+                               "reason": s.reason} for s in items] for source, items in found.items()})
+        return
+    for source, items in found.items():
+        click.echo(f"{source} ({len(items)})")
+        for s in items:
+            click.echo(f"  {s.path}  [{s.score:g}] {s.reason}\n      “{s.proposition}”")
 
 
 if __name__ == "__main__":  # pragma: no cover

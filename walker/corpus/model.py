@@ -2,18 +2,20 @@
 
 Two stages, two types: ``ParsedNote`` holds what one file says on its own
 (cacheable per file); ``Link`` after resolution knows where it points, which
-needs the whole vault.
+needs the whole vault. The small records a vault holds by the hundred thousand
+are NamedTuples: immutable like frozen dataclasses, and several times cheaper
+to build when a warm run loads them from the cache.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 LINK_KINDS = ("link", "embed", "frontmatter", "markdown")
 
 
-@dataclass(frozen=True, slots=True)
-class RawLink:
+class RawLink(NamedTuple):
     """A link as written: kind, the cleaned target text and its 1-based line."""
 
     kind: str
@@ -32,16 +34,14 @@ class RawLink:
         return "#" + tail if sep else None
 
 
-@dataclass(frozen=True, slots=True)
-class Heading:
+class Heading(NamedTuple):
     level: int
     text: str  # raw heading text, as Obsidian links it
     line: int  # 1-based
     end_line: int  # last line of the heading's section (until a heading of level <= this one)
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
+class Block(NamedTuple):
     """A block id (``^id``) and the lines of the block it names."""
 
     id: str  # lower-cased, as Obsidian's blocks map
@@ -49,8 +49,7 @@ class Block:
     end_line: int
 
 
-@dataclass(frozen=True, slots=True)
-class Section:
+class Section(NamedTuple):
     """A flat slice of a note: the text before the first heading, or one heading to the next."""
 
     heading: str | None
@@ -80,8 +79,7 @@ class ParsedNote:
         return name[:-3] if name.endswith(".md") else name
 
 
-@dataclass(frozen=True, slots=True)
-class Link:
+class Link(NamedTuple):
     """A resolved link: where it was written and which file (if any) it reaches."""
 
     source: str
@@ -94,6 +92,7 @@ class Link:
     display: str | None = None
 
     def as_dict(self) -> dict[str, object]:
+        """The `walker links --json` shape."""
         return {
             "source": self.source,
             "line": self.line,

@@ -1,0 +1,153 @@
+"""Seeds and near / middle / far neighbourhoods (protocol §11.2, §11.3)."""
+
+import json
+from datetime import datetime
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import SAMPLE_VAULT, SHARED_VAULTS, write_vault
+from walker.cli import main
+from walker.wander import NEAR_DUPLICATE, Seed, WanderError, candidate_seeds, choose_seed, neighbourhood, propose
+from walker.workspace import Workspace
+
+
+def walk_from(ws, path, random_seed=0):
+    proposition, ref = propose(ws.index, ws.corpus.notes[path])
+    return neighbourhood(ws.corpus, ws.index, ws.graph, Seed(path, proposition, ref, "given", ""),
+                         ws.wander_settings, random_seed)
+
+
+def folder(path):
+    return path.rsplit("/", 1)[0] if "/" in path else ""
+
+
+def assert_far_is_far(ws, result):
+    seed_note = ws.corpus.notes[result.seed.path]
+    seed_tags = {t.lower() for t in seed_note.tags}
+    deepest_near = max((i.distance for i in result.near), default=0)
+    for item in result.far:
+        assert item.distance is None or item.distance > deepest_near, item
+        assert item.similarity < NEAR_DUPLICATE
+        assert not seed_tags & {t.lower() for t in ws.corpus.notes[item.path].tags}, item
+        assert not folder(item.path).startswith(folder(result.seed.path) or "\0"), item
+        assert item.reason
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return Workspace.open(SAMPLE_VAULT)
+
+
+@pytest.fixture(scope="module")
+def tasks_docs():
+    root = SHARED_VAULTS / "obsidian-tasks-docs"
+    if not root.is_dir():
+        pytest.skip("shared vaults are not here")
+    return Workspace.open(root)
+
+
+@pytest.mark.parametrize("seed", ["Kitchen/Sourdough Starter.md", "Systems/Backpressure.md", "Music/Cadences.md",
+                                  "Garden/Soil Biology.md"])
+def test_sample_vault_groups(sample, seed):
+    result = walk_from(sample, seed, random_seed=7)
+    assert 5 <= len(result.near) <= 10
+    assert 5 <= len(result.middle) <= 10
+    assert 3 <= len(result.far) <= 5
+    assert all(i.distance in (1, 2) for i in result.near)
+    assert len({i.path for i in result.items}) == len(result.items)  # no item twice
+    assert result.seed.path not in {i.path for i in result.items}
+    assert "Home.md" in result.hubs and "Home.md" not in {i.path for i in result.items}
+    assert_far_is_far(sample, result)
+
+
+def test_far_draws_follow_threads_and_one_is_uniform(sample):
+    far = walk_from(sample, "Kitchen/Sourdough Starter.md", random_seed=7).far
+    assert "uniform draw" in far[-1].reason
+    assert any(i.rare_terms for i in far[:-1])
+
+
+def test_tasks_docs_groups(tasks_docs):
+    for seed in ["Getting Started/Dates.md", "Queries/Filters.md", "Advanced/Urgency.md"]:
+        result = walk_from(tasks_docs, seed, random_seed=1)
+        assert result.near and result.middle and result.far, result.notes
+        assert_far_is_far(tasks_docs, result)
+
+
+def test_same_random_seed_same_output_other_seed_other_far(sample):
+    one = walk_from(sample, "Systems/Backpressure.md", random_seed=1)
+    assert one == walk_from(sample, "Systems/Backpressure.md", random_seed=1)
+    others = {tuple(i.path for i in walk_from(sample, "Systems/Backpressure.md", random_seed=s).far) for s in range(2, 6)}
+    assert any(far != tuple(i.path for i in one.far) for far in others)
+
+
+def test_refs_point_into_the_note(sample):
+    result = walk_from(sample, "Music/Cadences.md")
+    for item in result.items:
+        assert item.ref.startswith(item.path)
+    assert result.seed.ref == "Music/Cadences.md#^deceptive" or result.seed.ref.startswith("Music/Cadences.md#")
+    assert len(result.seed.proposition.split()) >= 6
+
+
+def test_seed_sources(sample):
+    found = candidate_seeds(sample.corpus, sample.index, sample.graph, datetime(2026, 11, 30))
+    assert set(found) == {"recent", "revisited", "open-question", "forgotten"}
+    assert found["open-question"][0].path == "Questions.md"
+    assert "Kitchen/Mise en Place.md" in [s.path for s in found["forgotten"]]
+    assert all(s.reason and s.proposition for group in found.values() for s in group)
+    assert not any(s.path == "Home.md" for group in found.values() for s in group)
+
+
+def test_seed_rotation_and_no_reuse(sample):
+    import random
+    found = candidate_seeds(sample.corpus, sample.index, sample.graph, datetime(2026, 11, 30))
+    first = choose_seed(found, 2, [], random.Random(0))
+    assert first.source == "open-question"
+    again = choose_seed(found, 2, [first.path], random.Random(0))
+    assert again.path != first.path
+    assert choose_seed(found, 3, [], random.Random(0)).source == "forgotten"
+
+
+def test_small_vault_gets_a_clear_message(tmp_path):
+    vault = write_vault(tmp_path, {f"n{i}.md": f"note {i} about soil [[n{i + 1}]]" for i in range(5)})
+    with pytest.raises(WanderError, match="at least 20"):
+        walk_from(Workspace.open(vault), "n1.md")
+    result = CliRunner().invoke(main, ["neighbors", "n1", str(vault)])
+    assert result.exit_code == 2 and "at least 20" in result.output
+
+
+def test_single_note_vault(tmp_path):
+    vault = write_vault(tmp_path, {"Only.md": "just one note"})
+    result = CliRunner().invoke(main, ["neighbors", "Only", str(vault)])
+    assert result.exit_code == 2 and "Error:" in result.output
+
+
+def test_vault_without_links(tmp_path):
+    words = ["soil compost worms", "raft quorum leader", "bread starter flour", "chord cadence tonic"]
+    vault = write_vault(tmp_path, {f"{d}/n{i}.md": f"# Note {i}\n{words[i % 4]} and more {words[(i + 1) % 4]}\n"
+                                   for i in range(24) for d in ["A" if i % 2 else "B"]})
+    result = walk_from(Workspace.open(vault), "A/n1.md")
+    assert result.near == ()
+    assert any("no links" in m for m in result.notes)
+
+
+def test_unknown_note_suggests(sample):
+    result = CliRunner().invoke(main, ["neighbors", "Sourdough Starte", str(SAMPLE_VAULT)])
+    assert result.exit_code == 2 and "Sourdough Starter" in result.output
+
+
+def test_neighbors_json_contract():
+    result = CliRunner().invoke(main, ["neighbors", "Backpressure", str(SAMPLE_VAULT), "--json", "--random-seed", "3"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert set(data["seed"]) >= {"path", "proposition"}
+    for group in ("near", "middle", "far"):
+        for item in data[group]:
+            assert set(item) >= {"path", "ref", "distance", "similarity", "shared_tags", "reason"}
+
+
+def test_seeds_json():
+    result = CliRunner().invoke(main, ["seeds", str(SAMPLE_VAULT), "--json", "--now", "2026-11-30T07:00"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["open-question"][0]["path"] == "Questions.md"

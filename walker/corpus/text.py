@@ -1,0 +1,116 @@
+"""A note's prose as plain text, paragraph by paragraph, with the line range and block id of each.
+
+Similarity, seed propositions and the walk's quotations all need the words a
+person wrote without the markup around them. Code blocks, math blocks,
+tables, embeds and HTML comments are dropped; a wikilink becomes the words a
+reader sees (its alias, or the note's name).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+from walker.corpus.model import ParsedNote, Section
+from walker.corpus.parse import decode
+
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_MATH_FENCE = re.compile(r"^\s*\$\$")
+_EMBED = re.compile(r"!\[\[[^\]\n]*]]|!\[[^\]\n]*]\([^)\n]*\)")
+_WIKILINK = re.compile(r"\[\[([^\]|\n]*?)(?:\\?\|([^\]\n]*))?]]")
+_MD_LINK = re.compile(r"\[([^\]\n]*)]\([^)\n]*\)")
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_BLOCK_ID = re.compile(r"\s\^([A-Za-z0-9-]+)\s*$")
+_LINE_PREFIX = re.compile(r"^\s*(?:>\s*)*(?:\[![^\]]*][+-]?\s*)?(?:[-*+]\s+(?:\[.\]\s+)?|\d+[.)]\s+)?")
+_EMPHASIS = re.compile(r"(\*\*|__|==|~~|\*|`)")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
+_TAG = re.compile(r"(?:(?<=\s)|^)#([^\s#]+)")
+
+
+class Paragraph(NamedTuple):
+    line: int  # 1-based, first line
+    end_line: int
+    text: str  # plain text
+    block_id: str | None
+    is_task: bool = False
+    is_open_task: bool = False
+
+
+def read_paragraphs(root: Path | str, note: ParsedNote) -> list[Paragraph]:
+    """The note's paragraphs and list items as plain text. Unreadable files give no paragraphs."""
+    try:
+        text, _ = decode((Path(root) / note.path).read_bytes())
+    except (OSError, ValueError):
+        return []
+    return paragraphs_of(text, note)
+
+
+def paragraphs_of(text: str, note: ParsedNote) -> list[Paragraph]:
+    lines = _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text.replace("\r\n", "\n")).split("\n")
+    start = note.sections[0].line if note.sections else 1
+    heading_lines = {h.line for h in note.headings}
+    out: list[Paragraph] = []
+    buffer: list[tuple[int, str]] = []
+    fence: str | None = None
+
+    def flush() -> None:
+        if buffer:
+            out.append(_paragraph(buffer))
+            buffer.clear()
+
+    for number, line in enumerate(lines[start - 1 :], start):
+        if fence:
+            if line.strip().startswith(fence):
+                fence = None
+            continue
+        opened = _FENCE.match(line) or _MATH_FENCE.match(line)
+        if opened:
+            flush()
+            fence = opened.group(1) if _FENCE.match(line) else "$$"
+            if fence == "$$" and line.strip().endswith("$$") and len(line.strip()) > 2:
+                fence = None
+            continue
+        stripped = line.strip()
+        if not stripped or number in heading_lines or stripped.startswith("|") or stripped == "---":
+            flush()
+            continue
+        if re.match(r"^\s*(?:>\s*)*(?:[-*+]|\d+[.)])\s", line):
+            flush()  # each list item stands alone
+        buffer.append((number, line))
+    flush()
+    return [p for p in out if p.text]
+
+
+def _paragraph(lines: list[tuple[int, str]]) -> Paragraph:
+    raw = " ".join(_LINE_PREFIX.sub("", line, count=1) for _, line in lines)
+    first = lines[0][1]
+    is_task = bool(re.match(r"^\s*(?:>\s*)*[-*+]\s+\[.\]", first))
+    is_open = bool(re.match(r"^\s*(?:>\s*)*[-*+]\s+\[ \]", first))
+    block = _BLOCK_ID.search(raw)
+    if block:
+        raw = raw[: block.start()]
+    return Paragraph(lines[0][0], lines[-1][0], plain(raw), block.group(1).lower() if block else None, is_task, is_open)
+
+
+def plain(markdown: str) -> str:
+    """One line of Markdown as the words a reader sees."""
+    text = _EMBED.sub(" ", markdown)
+    text = _WIKILINK.sub(lambda m: (m.group(2) or m.group(1).split("#")[0].split("/")[-1] or m.group(1).lstrip("#")), text)
+    text = _MD_LINK.sub(r"\1", text)
+    text = _EMPHASIS.sub("", text)
+    text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|])", r"\1", text)
+    return " ".join(text.split())
+
+
+def sentences(text: str) -> list[str]:
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+def section_of(note: ParsedNote, line: int) -> Section | None:
+    return next((s for s in note.sections if s.line <= line <= s.end_line), None)
+
+
+def strip_tags(text: str) -> str:
+    """Inline #tags read as words ("#garden" -> "garden")."""
+    return _TAG.sub(r"\1", text)

@@ -1,0 +1,167 @@
+"""TF-IDF over notes and sections (scikit-learn), cached against the corpus fingerprint.
+
+Rows are L2-normalised, so one sparse product gives a seed's cosine similarity
+to every note. Titles count three times: a note's name is its author's own
+summary of it. Inline tags read as words; markup, code and embeds are gone
+(corpus/text.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from scipy import sparse
+from sklearn.feature_extraction.text import TfidfVectorizer
+
+from walker.config import cache_dir
+from walker.corpus.model import Corpus
+from walker.corpus.text import Paragraph, read_paragraphs, strip_tags
+
+INDEX_VERSION = 3
+TITLE_WEIGHT = 3
+TOKEN_PATTERN = r"(?u)\b[^\W\d_][^\W\d_'-]{2,}\b"  # words of three letters or more, no numbers
+# Everyday words that are rare in a small vault only by chance: never a thread between two notes.
+PLAIN_WORDS = frozenset(
+    """able add added adds again ago almost along already also always another answer anything anyway
+    around away back bad bag best better big bit came case change changes come comes coming day days
+    did different does doing done down each early easy end ends enough even ever every fact far feel
+    feels fine first five found four full get gets getting give given gives goes going good got great
+    half hand happen happens hard head help high hold holds home hour hours idea instead just keep keeps
+    kind know large last late later left less let life like likes line little long look looks lot lots
+    low made main make makes making many matter maybe mean means might minute minutes mostly much must
+    need needs new next nice night nothing now number off often old once one ones open order part parts
+    past people place play point put quite rather real really right room run said same saw say says second
+    see seem seems set sets short show side small some something sometimes soon start starts still stop
+    sure take takes taking tell ten than thing things think third three time times today told too took
+    top tried true try turn turned turns two under until use used uses using very want wants way ways week
+    weeks well went whole why word words work works year years yes yet""".split()
+)
+
+
+@dataclass(frozen=True)
+class SectionKey:
+    path: str
+    section: int  # index into ParsedNote.sections
+
+
+@dataclass
+class TextIndex:
+    """Note and section vectors over one vocabulary."""
+
+    paths: list[str]
+    row: dict[str, int]
+    notes: sparse.csr_matrix
+    sections: sparse.csr_matrix
+    section_keys: list[SectionKey]
+    section_rows: dict[str, tuple[int, int]]  # a note's sections are contiguous rows
+    terms: np.ndarray
+    idf: np.ndarray
+    rare: np.ndarray  # bool per term: used by at most max(3, √notes) notes
+    paragraphs: dict[str, list[Paragraph]]
+
+    def similarity(self, path: str) -> np.ndarray:
+        """Cosine similarity of one note to every note, in ``paths`` order."""
+        vector = self.notes[self.row[path]]
+        return np.asarray((self.notes @ vector.T).todense()).ravel()
+
+    def similarity_to_text(self, vector: sparse.csr_matrix) -> np.ndarray:
+        return np.asarray((self.notes @ vector.T).todense()).ravel()
+
+    def best_section(self, path: str, query: sparse.csr_matrix) -> int:
+        """Index (into the note's sections) of the section closest to ``query``."""
+        start, end = self.section_rows.get(path, (0, 0))
+        if start == end or query.shape[1] == 0:
+            return 0
+        scores = np.asarray((self.sections[start:end] @ query.T).todense()).ravel()
+        return self.section_keys[start + int(np.argmax(scores))].section
+
+    def shared_rare_terms(self, a: str, b: str, limit: int = 5) -> list[str]:
+        """Words both notes use that few other notes do, strongest first."""
+        va, vb = self.notes[self.row[a]], self.notes[self.row[b]]
+        both = va.multiply(vb).tocoo()
+        if both.nnz == 0:
+            return []
+        rare = self.rare[both.col]
+        order = np.argsort(-both.data[rare])
+        return [str(self.terms[i]) for i in both.col[rare][order][:limit]]
+
+    def term_weights(self, path: str) -> dict[str, float]:
+        vector = self.notes[self.row[path]].tocoo()
+        return {str(self.terms[i]): float(w) for i, w in zip(vector.col, vector.data)}
+
+    def top_terms(self, path: str, limit: int = 8) -> list[str]:
+        vector = self.notes[self.row[path]].tocoo()
+        order = np.argsort(-vector.data)[:limit]
+        return [str(self.terms[i]) for i in vector.col[order]]
+
+
+def fingerprint(corpus: Corpus) -> str:
+    digest = hashlib.sha1(f"{INDEX_VERSION}".encode())
+    for file in corpus.files:
+        if file.path in corpus.notes:
+            digest.update(f"{file.path}\0{file.mtime_ns}\0{file.size}\n".encode())
+    return digest.hexdigest()
+
+
+def load_index(corpus: Corpus, use_cache: bool = True) -> TextIndex:
+    """The TF-IDF index of a corpus, from the cache when nothing changed since it was built."""
+    key = fingerprint(corpus)
+    path = cache_dir() / f"tfidf-{hashlib.sha1(str(Path(corpus.root).resolve()).encode()).hexdigest()[:16]}.pickle"
+    if use_cache and path.is_file():
+        try:
+            with path.open("rb") as handle:
+                stored_key, index = pickle.load(handle)
+            if stored_key == key:
+                return index  # type: ignore[no-any-return]
+        except (OSError, pickle.UnpicklingError, EOFError, ValueError, AttributeError):
+            pass
+    index = build_index(corpus)
+    if use_cache:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(".tmp")
+        with temporary.open("wb") as handle:
+            pickle.dump((key, index), handle, protocol=pickle.HIGHEST_PROTOCOL)
+        temporary.replace(path)
+    return index
+
+
+def build_index(corpus: Corpus) -> TextIndex:
+    paths = list(corpus.notes)
+    paragraphs = {p: read_paragraphs(corpus.root, corpus.notes[p]) for p in paths}
+    note_texts, section_texts, section_keys = [], [], []
+    section_rows: dict[str, tuple[int, int]] = {}
+    for path in paths:
+        first_row = len(section_keys)
+        note = corpus.notes[path]
+        title = " ".join([note.title] * TITLE_WEIGHT)
+        body = [strip_tags(p.text) for p in paragraphs[path]]
+        note_texts.append(" ".join([title, *(h.text for h in note.headings), *body]))
+        for index, section in enumerate(note.sections):
+            words = [p.text for p in paragraphs[path] if section.line <= p.line <= section.end_line]
+            section_texts.append(strip_tags(" ".join([section.heading or note.title, *words])))
+            section_keys.append(SectionKey(path, index))
+        section_rows[path] = (first_row, len(section_keys))
+    vectorizer = TfidfVectorizer(
+        token_pattern=TOKEN_PATTERN, stop_words="english", sublinear_tf=True, dtype=np.float32,
+        max_df=0.5 if len(paths) >= 20 else 1.0,
+    )
+    try:
+        notes = vectorizer.fit_transform(note_texts).tocsr()
+        terms = vectorizer.get_feature_names_out()
+        idf = vectorizer.idf_.astype(np.float32)
+        sections = vectorizer.transform(section_texts).tocsr() if section_texts else sparse.csr_matrix((0, len(terms)))
+    except ValueError:  # no words at all: an empty vault, or only stop words
+        notes = sparse.csr_matrix((len(paths), 0), dtype=np.float32)
+        sections = sparse.csr_matrix((len(section_keys), 0), dtype=np.float32)
+        terms, idf = np.array([], dtype=object), np.array([], dtype=np.float32)
+    document_frequency = np.bincount(notes.indices, minlength=len(terms))
+    plain = np.array([term in PLAIN_WORDS or len(term) < 4 for term in terms], dtype=bool)
+    rare = (document_frequency <= max(3, round(len(paths) ** 0.5))) & ~plain
+    return TextIndex(
+        paths, {p: i for i, p in enumerate(paths)}, notes, sections, section_keys, section_rows, terms, idf, rare,
+        paragraphs,
+    )

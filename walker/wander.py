@@ -1,0 +1,445 @@
+"""Seeds and neighbourhoods: the raw material of one walk (protocol §11.2, §11.3).
+
+Near is close in the graph and in words. Middle is related but not the same
+thing. Far is distant *relative to this seed* (real vaults are a few hops
+across) and outside its tags and folder; most far draws follow a thin thread of
+rare words both notes use, the literature-based-discovery pattern, and at least
+one is drawn uniformly at random: the protocol's low prior.
+
+Hubs (maps of content, indexes) would put every note two hops from every
+other, so they are kept out of distances: a note is a hub when its degree is
+at least ``hub_min_degree`` and at least ``hub_factor`` times the mean degree,
+or when ``walker.toml`` lists it under ``hubs``.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from dataclasses import asdict, dataclass, field
+from datetime import date, datetime
+from pathlib import PurePosixPath
+
+import networkx as nx
+import numpy as np
+
+from walker.corpus.model import Corpus, ParsedNote
+from walker.corpus.text import Paragraph, sentences
+from walker.errors import WalkerError
+from walker.graph import note_graph
+from walker.similarity import TextIndex
+
+SEED_SOURCES = ("recent", "revisited", "open-question", "forgotten")
+DAILY_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+NEAR_DUPLICATE = 0.6
+MIN_NOTES = 20
+
+
+class WanderError(WalkerError):
+    """The vault cannot give this seed a neighbourhood (too small, unknown note, no links)."""
+
+
+@dataclass(frozen=True)
+class WanderSettings:
+    near: int = 8
+    middle: int = 7
+    far: int = 4
+    hub_factor: float = 5.0
+    hub_min_degree: int = 10
+    hubs: tuple[str, ...] = ()
+    recent_days: int = 30
+    forgotten_days: int = 90
+    no_reuse_walks: int = 8
+
+    @classmethod
+    def from_extra(cls, extra: dict[str, object]) -> WanderSettings:
+        values = extra.get("wander", {})
+        if not isinstance(values, dict):
+            return cls()
+        known = {k: v for k, v in values.items() if k in cls.__dataclass_fields__}
+        if "hubs" in known:
+            known["hubs"] = tuple(known["hubs"])  # type: ignore[arg-type]
+        return cls(**known)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Item:
+    """One retrieved note (or its best section), with why it was chosen."""
+
+    path: str
+    ref: str
+    group: str
+    distance: int | None  # None: not reachable from the seed without hubs
+    similarity: float
+    shared_tags: tuple[str, ...]
+    reason: str
+    rare_terms: tuple[str, ...] = ()
+    via: str | None = None  # a note linked to both the seed and this item
+
+    def as_dict(self) -> dict[str, object]:
+        data = asdict(self)
+        data["shared_tags"] = list(self.shared_tags)
+        data["rare_terms"] = list(self.rare_terms)
+        return data
+
+
+@dataclass(frozen=True)
+class Seed:
+    path: str
+    proposition: str
+    ref: str
+    source: str
+    reason: str
+    score: float = 0.0
+
+
+@dataclass(frozen=True)
+class Neighbourhood:
+    seed: Seed
+    near: tuple[Item, ...]
+    middle: tuple[Item, ...]
+    far: tuple[Item, ...]
+    hubs: tuple[str, ...] = ()
+    notes: tuple[str, ...] = field(default=())  # messages for the reader: why a group is short
+
+    @property
+    def items(self) -> tuple[Item, ...]:
+        return self.near + self.middle + self.far
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "seed": {"path": self.seed.path, "proposition": self.seed.proposition, "ref": self.seed.ref,
+                     "source": self.seed.source, "reason": self.seed.reason},
+            "near": [i.as_dict() for i in self.near],
+            "middle": [i.as_dict() for i in self.middle],
+            "far": [i.as_dict() for i in self.far],
+            "hubs": list(self.hubs),
+            "notes": list(self.notes),
+        }
+
+
+# --- the graph side -----------------------------------------------------------
+
+
+def corpus_graph(corpus: Corpus, graph: nx.DiGraph) -> nx.Graph:
+    """Undirected links and backlinks between corpus notes."""
+    undirected = note_graph(graph)
+    return undirected.subgraph([n for n in undirected if n in corpus.notes])
+
+
+def find_hubs(graph: nx.Graph, settings: WanderSettings) -> set[str]:
+    degrees = dict(graph.degree())
+    if not degrees:
+        return set()
+    mean = sum(degrees.values()) / len(degrees)
+    threshold = max(settings.hub_min_degree, settings.hub_factor * mean)
+    return {n for n, d in degrees.items() if d >= threshold} | (set(settings.hubs) & set(degrees))
+
+
+def distances_from(seed: str, graph: nx.Graph, hubs: set[str]) -> dict[str, int]:
+    """Hops from the seed over links and backlinks, never passing through a hub."""
+    keep = [n for n in graph if n not in hubs or n == seed]
+    return dict(nx.single_source_shortest_path_length(graph.subgraph(keep), seed))
+
+
+# --- refs and propositions ----------------------------------------------------
+
+
+def section_ref(note: ParsedNote, section_index: int) -> str:
+    section = note.sections[section_index] if note.sections else None
+    if section is None:
+        return note.path
+    if section.heading:
+        return f"{note.path}#{section.heading}"
+    return f"{note.path}#L{section.line}-L{section.end_line}"
+
+
+def paragraph_ref(note: ParsedNote, paragraph: Paragraph) -> str:
+    """The smallest stable anchor for a paragraph: its block id, else its heading, else its lines."""
+    if paragraph.block_id:
+        return f"{note.path}#^{paragraph.block_id}"
+    heading = next((h for h in reversed(note.headings) if h.line <= paragraph.line <= h.end_line), None)
+    if heading is not None and paragraph.end_line <= next(
+        (s.end_line for s in note.sections if s.line == heading.line), heading.end_line
+    ):
+        return f"{note.path}#{heading.text}"
+    return f"{note.path}#L{paragraph.line}-L{paragraph.end_line}"
+
+
+def central_sentence(index: TextIndex, path: str, paragraphs: list[Paragraph]) -> tuple[str, Paragraph] | None:
+    """The sentence that best states what the note is about: most of its key words, not a question."""
+    weights = index.term_weights(path)
+    best: tuple[float, str, Paragraph] | None = None
+    for position, paragraph in enumerate(paragraphs):
+        if paragraph.is_task:
+            continue
+        for sentence in sentences(paragraph.text):
+            words = re.findall(r"[^\W\d_]+", sentence.lower())
+            if not 8 <= len(words) <= 45 or sentence.endswith(("?", ":")):
+                continue
+            # Key words per word, so long sentences do not win by length; authors mark what matters with ^ids.
+            score = sum(weights.get(w, 0.0) for w in set(words)) / len(words) ** 0.5
+            score *= 1.3 if paragraph.block_id else 1.0
+            score -= 0.001 * position
+            if best is None or score > best[0]:
+                best = (score, sentence, paragraph)
+    return (best[1], best[2]) if best else None
+
+
+def propose(index: TextIndex, note: ParsedNote) -> tuple[str, str]:
+    """A seed proposition (a sentence from the note) and the ref of its paragraph."""
+    found = central_sentence(index, note.path, index.paragraphs.get(note.path, []))
+    if found is None:
+        return note.title, note.path
+    sentence, paragraph = found
+    return sentence, paragraph_ref(note, paragraph)
+
+
+# --- neighbourhood ------------------------------------------------------------
+
+
+def neighbourhood(
+    corpus: Corpus,
+    index: TextIndex,
+    graph: nx.DiGraph,
+    seed: Seed,
+    settings: WanderSettings = WanderSettings(),
+    random_seed: int = 0,
+) -> Neighbourhood:
+    """Near, middle and far items for one seed note. Deterministic for a given ``random_seed``."""
+    if seed.path not in corpus.notes:
+        raise WanderError(f"{seed.path}: not a note in this vault's corpus. `walker scan` lists what walker reads.")
+    if len(corpus.notes) < MIN_NOTES:
+        raise WanderError(
+            f"the vault has {len(corpus.notes)} notes; a walk needs at least {MIN_NOTES} to find near, middle "
+            "and far neighbours. Write a few more notes, or point walker at a bigger vault."
+        )
+    rng = random.Random(random_seed)
+    links = corpus_graph(corpus, graph)
+    hubs = find_hubs(links, settings) - {seed.path}
+    distance = distances_from(seed.path, links, hubs)
+    similarity = dict(zip(index.paths, index.similarity(seed.path).tolist()))
+    seed_note = corpus.notes[seed.path]
+    seed_tags = {t.lower() for t in seed_note.tags}
+    seed_folder = _folder(seed.path)
+    query = index.notes[index.row[seed.path]]
+    messages: list[str] = []
+
+    def make(path: str, group: str, reason: str, rare: tuple[str, ...] = (), via: str | None = None) -> Item:
+        note = corpus.notes[path]
+        shared = tuple(sorted(seed_tags & {t.lower() for t in note.tags}))
+        return Item(path, section_ref(note, index.best_section(path, query)), group, distance.get(path),
+                    round(similarity[path], 4), shared, reason, rare, via)
+
+    others = [p for p in corpus.notes if p != seed.path and p not in hubs]
+    near_pool = sorted((p for p in others if distance.get(p) in (1, 2)), key=lambda p: (-similarity[p], p))
+    near = [make(p, "near", _why(distance[p], similarity[p])) for p in near_pool[: settings.near]]
+    taken = {i.path for i in near}
+
+    middle_pool = [
+        p for p in others
+        if p not in taken and similarity[p] < NEAR_DUPLICATE
+        and (seed_tags & {t.lower() for t in corpus.notes[p].tags} or _folder(p) == seed_folder
+             or distance.get(p) in (2, 3))
+    ]
+    band = [similarity[p] for p in middle_pool if similarity[p] > 0]
+    centre = float(np.median(band)) if band else 0.0
+    middle_pool.sort(key=lambda p: (abs(similarity[p] - centre), p))
+    middle = [make(p, "middle", _why(distance.get(p), similarity[p])) for p in middle_pool[: settings.middle]]
+    taken |= {i.path for i in middle}
+
+    reachable = [d for p, d in distance.items() if p != seed.path]
+    cutoff = max(3, math.ceil(float(np.percentile(reachable, 75)))) if reachable else 3
+    far_pool = [
+        p for p in others
+        if p not in taken and (distance.get(p) is None or distance[p] >= cutoff)
+        and not seed_tags & {t.lower() for t in corpus.notes[p].tags}
+        and not _inside(_folder(p), seed_folder)
+        and similarity[p] < NEAR_DUPLICATE
+    ]
+    far = [make(p, "far", reason, rare, via) for p, reason, rare, via in
+           _draw_far(far_pool, seed.path, index, graph, hubs, distance, cutoff, settings.far, rng)]
+    if len(near) < min(5, settings.near):
+        messages.append(f"only {len(near)} near items: the seed has few notes within two links")
+    if not far:
+        messages.append("no far items: every other note shares the seed's tags or folder, or sits close to it")
+    if links.number_of_edges() == 0:
+        messages.append("the vault has no links between notes, so near items (one or two links away) cannot exist")
+    return Neighbourhood(seed, tuple(near), tuple(middle), tuple(far), tuple(sorted(hubs)), tuple(messages))
+
+
+def _draw_far(
+    pool: list[str],
+    seed: str,
+    index: TextIndex,
+    graph: nx.DiGraph,
+    hubs: set[str],
+    distance: dict[str, int],
+    cutoff: int,
+    size: int,
+    rng: random.Random,
+) -> list[tuple[str, str, tuple[str, ...], str | None]]:
+    """Most draws weighted by a thread of shared rare words; the last one uniformly random."""
+    if not pool or size <= 0:
+        return []
+    pool = sorted(pool)
+    thread = _thread_strength(index, seed, pool)
+    weighted = [p for p in pool if thread[p] > 0]
+    chosen: list[str] = []
+    while weighted and len(chosen) < size - 1:
+        pick = rng.choices(weighted, weights=[thread[p] for p in weighted])[0]
+        chosen.append(pick)
+        weighted.remove(pick)
+    rest = [p for p in pool if p not in chosen]
+    while rest and len(chosen) < size:
+        pick = rest[rng.randrange(len(rest))]
+        chosen.append(pick)
+        rest.remove(pick)
+    out = []
+    for number, path in enumerate(chosen):
+        rare = tuple(index.shared_rare_terms(seed, path))
+        via = _shared_neighbour(graph, seed, path, hubs)
+        where = "not connected to the seed" if distance.get(path) is None else f"{distance[path]} links away (far is ≥ {cutoff} for this seed)"
+        draw = "uniform draw (low prior)" if number == len(chosen) - 1 and len(chosen) == size else "weighted by shared rare words"
+        thread_text = f"thread: {', '.join(rare)}" if rare else "no shared rare words"
+        via_text = f"; both linked with {via}" if via else ""
+        out.append((path, f"{where}; {draw}; {thread_text}{via_text}", rare, via))
+    return out
+
+
+def _thread_strength(index: TextIndex, seed: str, pool: list[str]) -> dict[str, float]:
+    if index.notes.shape[1] == 0:
+        return dict.fromkeys(pool, 0.0)
+    vector = index.notes[index.row[seed]].tocsr().copy()
+    vector.data[~index.rare[vector.indices]] = 0
+    rows = [index.row[p] for p in pool]
+    scores = np.asarray((index.notes[rows] @ vector.T).todense()).ravel()
+    return {p: float(s) for p, s in zip(pool, scores)}
+
+
+def _shared_neighbour(graph: nx.DiGraph, a: str, b: str, hubs: set[str]) -> str | None:
+    def around(n: str) -> set[str]:
+        return (set(graph.successors(n)) | set(graph.predecessors(n))) - hubs if n in graph else set()
+
+    common = sorted(p for p in around(a) & around(b) if graph.nodes[p].get("type") == "note")
+    return common[0] if common else None
+
+
+def _why(distance: int | None, similarity: float) -> str:
+    hops = "not linked" if distance is None else "linked directly" if distance == 1 else f"{distance} links away"
+    return f"{hops}; similarity {similarity:.2f}"
+
+
+def _folder(path: str) -> str:
+    return str(PurePosixPath(path).parent).replace(".", "", 1) if "/" in path else ""
+
+
+def _inside(folder: str, parent: str) -> bool:
+    return folder == parent or (parent != "" and folder.startswith(parent + "/"))
+
+
+# --- seeds --------------------------------------------------------------------
+
+
+def candidate_seeds(
+    corpus: Corpus,
+    index: TextIndex,
+    graph: nx.DiGraph,
+    now: datetime,
+    settings: WanderSettings = WanderSettings(),
+    limit: int = 5,
+) -> dict[str, list[Seed]]:
+    """Seed candidates from each of the four sources, best first, each with its reason."""
+    links = corpus_graph(corpus, graph)
+    hubs = find_hubs(links, settings)
+    today = now.date()
+    dailies = {p: d for p in corpus.notes if (d := daily_date(p))}
+    eligible = [p for p in corpus.notes if p not in hubs and p not in dailies]
+    mentions: dict[str, list[date]] = {}
+    backlink_folders: dict[str, set[str]] = {}
+    for link in corpus.links:
+        if link.resolved in corpus.notes and link.resolved != link.source:
+            backlink_folders.setdefault(link.resolved, set()).add(_folder(link.source))
+            if link.source in dailies:
+                mentions.setdefault(link.resolved, []).append(dailies[link.source])
+    mtimes = {f.path: f.mtime_ns for f in corpus.files}
+
+    def seed(path: str, source: str, reason: str, score: float) -> Seed:
+        proposition, ref = propose(index, corpus.notes[path])
+        return Seed(path, proposition, ref, source, reason, round(score, 3))
+
+    recent, revisited, questions, forgotten = [], [], [], []
+    for path in eligible:
+        note = corpus.notes[path]
+        days = [(today - d).days for d in mentions.get(path, [])]
+        in_window = [d for d in days if 0 <= d <= settings.recent_days]
+        touched = note_date(note, mtimes.get(path))
+        age = (today - touched).days if touched else None
+        if in_window or (age is not None and 0 <= age <= settings.recent_days):
+            recent.append(seed(path, "recent", f"mentioned in {len(in_window)} daily notes in the last {settings.recent_days} days"
+                               + (f", edited {age} days ago" if age is not None and age <= settings.recent_days else ""),
+                               2 * len(in_window) + (1 if age is not None and age <= settings.recent_days else 0)))
+        dates = set(mentions.get(path, []))
+        folders = backlink_folders.get(path, set())
+        if len(dates) >= 2 or len(folders) >= 3:
+            angles = [f"came back in daily notes on {len(dates)} different days"] if len(dates) >= 2 else []
+            angles += [f"linked from {len(folders)} different folders"] if len(folders) >= 3 else []
+            revisited.append(seed(path, "revisited", " and ".join(angles), len(dates) + len(folders)))
+        signals = _open_signals(note, index.paragraphs.get(path, []))
+        if signals:
+            questions.append(seed(path, "open-question", "; ".join(signals), len(signals)))
+        backlinks = links.degree(path) if path in links else 0
+        if age is not None and age >= settings.forgotten_days and backlinks <= 1:
+            forgotten.append(seed(path, "forgotten", f"untouched for {age} days, {backlinks} links", age / (1 + backlinks)))
+    for group in (recent, revisited, questions, forgotten):
+        group.sort(key=lambda s: (-s.score, s.path))
+    return {"recent": recent[:limit], "revisited": revisited[:limit], "open-question": questions[:limit],
+            "forgotten": forgotten[: max(limit, 10)]}
+
+
+def choose_seed(candidates: dict[str, list[Seed]], walk_number: int, used: list[str], rng: random.Random) -> Seed | None:
+    """Rotate through the sources by walk number; never reuse a recently used seed note."""
+    for step in range(len(SEED_SOURCES)):
+        source = SEED_SOURCES[(walk_number + step) % len(SEED_SOURCES)]
+        fresh = [s for s in candidates.get(source, []) if s.path not in used]
+        if fresh:
+            return fresh[rng.randrange(len(fresh))] if source == "forgotten" else fresh[0]
+    return None
+
+
+def _open_signals(note: ParsedNote, paragraphs: list[Paragraph]) -> list[str]:
+    signals = []
+    questions = [h.text for h in note.headings if h.text.rstrip().endswith("?")]
+    if questions:
+        signals.append(f"asks {questions[0]!r}")
+    if any(t.lower() == "question" for t in note.tags):
+        signals.append("tagged #question")
+    if str(note.frontmatter.get("status", "")).lower() == "open":
+        signals.append("status: open")
+    open_tasks = sum(p.is_open_task for p in paragraphs)
+    if open_tasks:
+        signals.append(f"{open_tasks} unchecked task{'s' if open_tasks > 1 else ''}")
+    return signals
+
+
+def daily_date(path: str) -> date | None:
+    match = DAILY_NAME.fullmatch(PurePosixPath(path).stem)
+    if not match:
+        return None
+    try:
+        return date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+    except ValueError:
+        return None
+
+
+def note_date(note: ParsedNote, mtime_ns: int | None) -> date | None:
+    """When the note was last worked on: its `updated`/`modified`/`created` property, else its mtime."""
+    for key in ("updated", "modified", "created", "date"):
+        value = note.frontmatter.get(key)
+        if isinstance(value, str):
+            try:
+                return date.fromisoformat(value[:10])
+            except ValueError:
+                continue
+    return datetime.fromtimestamp(mtime_ns / 1e9).date() if mtime_ns is not None else None

@@ -1,0 +1,62 @@
+"""One vault, opened: settings, the read-only corpus, its graph and its text index."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import networkx as nx
+
+from walker.config import Settings, load_settings
+from walker.corpus import Corpus, Resolver, load_corpus
+from walker.corpus.load import Progress
+from walker.errors import WalkerError
+from walker.graph import build_graph
+from walker.similarity import TextIndex, load_index
+from walker.wander import WanderSettings
+
+
+class NoteNotFound(WalkerError):
+    """A note named on the command line is not in the corpus."""
+
+
+@dataclass
+class Workspace:
+    root: Path
+    settings: Settings
+    corpus: Corpus
+
+    @classmethod
+    def open(cls, vault: Path | str, progress: Progress | None = None) -> Workspace:
+        root = Path(vault)
+        settings = load_settings(root) if root.is_dir() else Settings()
+        return cls(root, settings, load_corpus(root, settings, progress=progress))
+
+    @cached_property
+    def graph(self) -> nx.DiGraph:
+        return build_graph(self.corpus)
+
+    @cached_property
+    def index(self) -> TextIndex:
+        return load_index(self.corpus)
+
+    @cached_property
+    def wander_settings(self) -> WanderSettings:
+        return WanderSettings.from_extra(self.settings.extra)
+
+    def find_note(self, name: str) -> str:
+        """A note by path, by path without `.md`, or by link text as Obsidian would resolve it."""
+        notes = self.corpus.notes
+        candidate = name.strip().removeprefix("[[").removesuffix("]]").replace("\\", "/")
+        for path in (candidate, candidate + ".md"):
+            if path in notes:
+                return path
+        resolved = Resolver(notes).resolve(candidate.split("#", 1)[0], "").path
+        if resolved in notes:
+            return resolved
+        titles = {notes[p].title: p for p in notes}
+        close = difflib.get_close_matches(candidate, list(titles) + list(notes), n=3, cutoff=0.5)
+        hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        raise NoteNotFound(f"no note called {name!r} in {self.root}.{hint}")
