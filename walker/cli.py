@@ -18,6 +18,11 @@ from walker import __version__
 from walker.corpus import Corpus, load_corpus
 from walker.errors import WalkerError
 from walker.graph import EXPORT_FORMATS, build_graph, export_graph, vault_summary
+from walker.config import write_default_config
+from walker.pool.inspect import list_records, show_record
+from walker.walk.audit import critique_file
+from walker.pool.store import PoolStore
+from walker.walk.runner import WalkOptions, run_walk
 from walker.wander import Seed, candidate_seeds, neighbourhood, propose
 from walker.workspace import Workspace
 
@@ -223,6 +228,116 @@ def seeds(vault: Path, now: str | None, as_json: bool) -> None:
         click.echo(f"{source} ({len(items)})")
         for s in items:
             click.echo(f"  {s.path}  [{s.score:g}] {s.reason}\n      “{s.proposition}”")
+
+
+@main.command()
+@vault_argument
+def init(vault: Path) -> None:
+    """Create walks/ and a commented walker.toml in the vault. Safe to run again: nothing is overwritten."""
+    if not vault.is_dir():
+        raise WalkerError(f"{vault}: no such folder. Pass the vault folder, or set WALKER_VAULT.")
+    created = PoolStore(vault).ensure()
+    config = write_default_config(vault)
+    created += [config] if config else []
+    for path in created:
+        click.echo(f"created {path}")
+    if not created:
+        click.echo(f"{vault} is already set up; nothing changed")
+
+
+@main.command()
+@vault_argument
+@click.option("--seed", "seed_text", metavar="TEXT", help="Start from this proposition, in your own words.")
+@click.option("--seed-note", metavar="NOTE", help="Start from this note.")
+@click.option("--engine", type=click.Choice(["extractive"]), help="Default: walker.toml [walk] engine.")
+@random_seed_option
+@now_option
+@click.option("--dry-run", is_flag=True, help="Print the report; write nothing.")
+@json_option
+def walk(vault: Path, seed_text: str | None, seed_note: str | None, engine: str | None, random_seed: int,
+         now: str | None, dry_run: bool, as_json: bool) -> None:
+    """Run one walk: pick a seed, wander, inventory, roam, critique; keep the few that survive."""
+    if seed_text and seed_note:
+        raise click.UsageError("give --seed or --seed-note, not both")
+    ws = _workspace(vault, show_progress=not as_json)
+    options = WalkOptions(_now(now), seed_text, seed_note, engine, random_seed, dry_run)
+    result = run_walk(ws, options)
+    if as_json:
+        _print_json(result.summary())
+        return
+    if dry_run:
+        click.echo(result.report)
+        return
+    summary = result.summary()
+    outcome = result.outcome
+    click.echo(f"Walk {summary['walk_id']} from {outcome.seed.path} ({outcome.seed.source})")
+    click.echo(f"  “{outcome.seed.proposition}”")
+    click.echo(f"Kept {len(summary['hypotheses'])} of {summary['candidates']} candidates")
+    for index, hyp_id in outcome.hypothesis_ids.items():
+        c = outcome.candidates[index]
+        click.echo(f"  {hyp_id}  {c.title}  ({c.confidence}, {c.impact})")
+    for entry_id in summary["noteworthy"]:
+        click.echo(f"  noteworthy: {entry_id}")
+    click.echo(f"Report: {PoolStore(vault).root / 'reports' / (summary['walk_id'] + '.md')}")
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@vault_argument
+@json_option
+def critique(file: Path, vault: Path, as_json: bool) -> None:
+    """Run the critic gate on candidates written as YAML (a list of §9-shaped records)."""
+    ws = _workspace(vault, show_progress=False)
+    verdicts = critique_file(ws, file)
+    if as_json:
+        _print_json({"verdicts": verdicts})
+        return
+    for v in verdicts:
+        state = "kept" if v["accepted"] else "noteworthy" if v["noteworthy"] else "rejected"
+        click.echo(f"{v['id']}: {state}")
+        for rule, reason in zip(v["rules"], v["reasons"]):
+            click.echo(f"  {rule}: {reason}")
+
+
+@main.group()
+def pool() -> None:
+    """The hypothesis pool under walks/."""
+
+
+@pool.command("list")
+@vault_argument
+@click.option("--status", help="Only records with this status (active, muted, noteworthy, …).")
+@json_option
+def pool_list(vault: Path, status: str | None, as_json: bool) -> None:
+    """List pool records: id, status, confidence, impact, claim."""
+    records = list_records(vault, status)
+    if as_json:
+        _print_json({"records": records})
+        return
+    if not records:
+        click.echo("the pool is empty" + (f" for status {status}" if status else ""))
+    for r in records:
+        click.echo(f"{r['id']}  {r['status']:<24} {r.get('confidence') or '':<7} {r.get('impact') or '':<8} "
+                   f"{r.get('title') or r['claim'][:70]}")
+
+
+@pool.command("show")
+@click.argument("record_id", metavar="ID")
+@vault_argument
+@json_option
+def pool_show(record_id: str, vault: Path, as_json: bool) -> None:
+    """Show one record in full."""
+    record = show_record(vault, record_id)
+    if as_json:
+        _print_json(record)
+        return
+    for key, value in record.items():
+        if isinstance(value, list):
+            click.echo(f"{key}:")
+            for item in value:
+                click.echo(f"  - {item}")
+        else:
+            click.echo(f"{key}: {value}")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -73,3 +73,47 @@ def cache_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("walker"))
+
+
+DEFAULT_CONFIG = """\
+# walker settings for this vault. Every line shows the default: uncomment one to change it.
+# Precedence: these defaults < this file < WALKER_* environment variables < command-line flags.
+
+# Gitignore-style patterns kept out of the walks (the files stay linkable).
+# exclude = ["Archive/**", "Private/**"]
+# Templates are never walked. Default: Obsidian's Templates setting, else a folder named "templates".
+# templates_folder = "Templates"
+# Where `walker discharge` creates conclusion notes.
+# inbox_folder = "Inbox"
+# Obsidian indexes links inside %%comments%%; set false to ignore them.
+# index_comments = true
+# Notes larger than this are listed and linkable but not read.
+# max_note_mb = 5.0
+# Parse processes for a cold scan; 0 means one per core.
+# workers = 0
+
+[wander]
+# near = 8                 # items one or two links from the seed, most similar first
+# middle = 7               # related but distinct: shared tags or folder, or two or three links away
+# far = 4                  # distant for this seed; the last draw is uniformly random
+# hub_factor = 5.0         # a hub has at least hub_factor x the mean number of links...
+# hub_min_degree = 10      # ...and at least this many; hubs are left out of distances
+# hubs = []                # notes to treat as hubs whatever their links, e.g. ["Home.md"]
+# recent_days = 30         # seed source "recent": daily-note mentions and edits in this window
+# forgotten_days = 90      # seed source "forgotten": untouched for this long, at most one link
+# no_reuse_walks = 8       # a seed note is not used again within this many walks
+
+[walk]
+# engine = "extractive"    # the offline engine; no model, no network
+# max_hypotheses = 3       # a walk keeps at most this many survivors
+# expires_after_walks = 12 # an active hypothesis nobody engages with is archived after this many walks
+"""
+
+
+def write_default_config(vault: Path) -> Path | None:
+    """Create a commented walker.toml; leave an existing one alone. Returns the path when created."""
+    path = vault / CONFIG_FILE
+    if path.exists():
+        return None
+    path.write_text(DEFAULT_CONFIG, encoding="utf-8")
+    return path

@@ -21,7 +21,7 @@ from walker.config import cache_dir
 from walker.corpus.model import Corpus
 from walker.corpus.text import Paragraph, read_paragraphs, strip_tags
 
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 TITLE_WEIGHT = 3
 TOKEN_PATTERN = r"(?u)\b[^\W\d_][^\W\d_'-]{2,}\b"  # words of three letters or more, no numbers
 # Everyday words that are rare in a small vault only by chance: never a thread between two notes.
@@ -62,6 +62,7 @@ class TextIndex:
     idf: np.ndarray
     rare: np.ndarray  # bool per term: used by at most max(3, √notes) notes
     paragraphs: dict[str, list[Paragraph]]
+    vectorizer: TfidfVectorizer  # to place new text (a claim, a turn) in the same space
 
     def similarity(self, path: str) -> np.ndarray:
         """Cosine similarity of one note to every note, in ``paths`` order."""
@@ -163,5 +164,5 @@ def build_index(corpus: Corpus) -> TextIndex:
     rare = (document_frequency <= max(3, round(len(paths) ** 0.5))) & ~plain
     return TextIndex(
         paths, {p: i for i, p in enumerate(paths)}, notes, sections, section_keys, section_rows, terms, idf, rare,
-        paragraphs,
+        paragraphs, vectorizer,
     )

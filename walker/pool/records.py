@@ -1,0 +1,223 @@
+"""Pool record schemas: the §9 hypothesis, the §11.6 noteworthy entry, and their Markdown bodies.
+
+A record is one Markdown file. Its YAML frontmatter is the whole record (the
+source of truth, edited by reviewers in Obsidian's Properties panel); its body
+renders the record for a person and is regenerated on every write, down to the
+``## Reviewer notes`` heading, below which everything belongs to the reviewer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+CONFIDENCE_SCHEME = "ordinal-confidence-v1"
+CONFIDENCES = ("low", "medium", "high")
+IMPACTS = ("add", "rewrite")
+STATUSES = ("active", "muted", "discharged", "rejected", "archived", "superseded")
+NOTEWORTHY_STATUS = "rejected-but-noteworthy"
+REVIEW_OUTCOMES = ("", "rewrite", "archive", "leave")
+FOLDER_OF_STATUS = {
+    "active": "active", "muted": "active", "discharged": "discharged", "rejected": "rejected",
+    "archived": "archived", "superseded": "archived", NOTEWORTHY_STATUS: "noteworthy",
+}
+REVIEWER_HEADING = "## Reviewer notes"
+HYPOTHESIS_ID = re.compile(r"hyp-(\d{4}-\d{2}-\d{2})-(\d{3,})")
+NOTEWORTHY_ID = re.compile(r"hyp-(\d{4}-\d{2}-\d{2})-noteworthy-(\d{3,})")
+REQUIRED = ("id", "created", "seed", "claim", "supporting_refs", "confidence_scheme", "confidence", "impact",
+            "status", "applies_when", "never_applies_when", "disconfirm_if", "expires_after_walks")
+NOTEWORTHY_REQUIRED = ("id", "created", "seed", "status", "claim", "supporting_refs", "rejection_reason",
+                       "flagged_value_reason", "human_review_outcome")
+
+
+class RecordError(ValueError):
+    """A pool record's frontmatter does not match its schema."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """What an engine's roam phase proposes: a §9-shaped record without id or status."""
+
+    claim: str
+    supporting_refs: tuple[str, ...]
+    confidence: str
+    impact: str
+    impact_reason: str
+    applies_when: tuple[str, ...]
+    never_applies_when: tuple[str, ...]
+    disconfirm_if: tuple[str, ...]
+    why_it_matters: str = ""
+    bridge: tuple[dict[str, Any], ...] = ()  # the items joined: path, ref, group
+    grounding: Mapping[str, Any] | None = None  # {"rare_terms": [...], "via": path or None}
+    title: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "claim": self.claim,
+            "supporting_refs": list(self.supporting_refs),
+            "confidence": self.confidence,
+            "impact": self.impact,
+            "impact_reason": self.impact_reason,
+            "applies_when": list(self.applies_when),
+            "never_applies_when": list(self.never_applies_when),
+            "disconfirm_if": list(self.disconfirm_if),
+            "why_it_matters": self.why_it_matters,
+            "bridge": [dict(b) for b in self.bridge],
+            "grounding": dict(self.grounding) if self.grounding else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Candidate:
+        """Build from YAML (``walker critique``); missing fields stay empty for the gate to judge."""
+
+        def strings(key: str) -> tuple[str, ...]:
+            value = data.get(key) or ()
+            return (str(value),) if isinstance(value, str) else tuple(str(v) for v in value)
+
+        return cls(
+            claim=str(data.get("claim") or "").strip(),
+            supporting_refs=strings("supporting_refs"),
+            confidence=str(data.get("confidence") or ""),
+            impact=str(data.get("impact") or ""),
+            impact_reason=str(data.get("impact_reason") or ""),
+            applies_when=strings("applies_when"),
+            never_applies_when=strings("never_applies_when"),
+            disconfirm_if=strings("disconfirm_if"),
+            why_it_matters=str(data.get("why_it_matters") or ""),
+            bridge=tuple(dict(b) for b in data.get("bridge") or () if isinstance(b, Mapping)),
+            grounding=data.get("grounding") if isinstance(data.get("grounding"), Mapping) else None,
+            title=str(data.get("title") or ""),
+        )
+
+
+def hypothesis_record(
+    candidate: Candidate, *, id: str, created: str, seed: str, walk_id: str, engine: str, expires_after_walks: int
+) -> dict[str, Any]:
+    """The §9 record (plus binding fields) for a surviving candidate, in reading order."""
+    return {
+        "id": id,
+        "created": created,
+        "seed": seed,
+        "claim": candidate.claim,
+        "supporting_refs": list(candidate.supporting_refs),
+        "confidence_scheme": CONFIDENCE_SCHEME,
+        "confidence": candidate.confidence,
+        "impact": candidate.impact,
+        "impact_reason": candidate.impact_reason,
+        "status": "active",
+        "applies_when": list(candidate.applies_when),
+        "never_applies_when": list(candidate.never_applies_when),
+        "disconfirm_if": list(candidate.disconfirm_if),
+        "expires_after_walks": expires_after_walks,
+        "walks_since_created": 0,
+        "why_it_matters": candidate.why_it_matters,
+        "walk": walk_id,
+        "engine": engine,
+        "bridge": [dict(b) for b in candidate.bridge],
+        "grounding": dict(candidate.grounding or {}),
+        "notes": [note_link(b["path"]) for b in candidate.bridge if "path" in b],
+        "title": candidate.title,
+    }
+
+
+def noteworthy_record(
+    candidate: Candidate, *, id: str, created: str, seed: str, walk_id: str, engine: str,
+    rejection_reason: str, flagged_value_reason: str,
+) -> dict[str, Any]:
+    """The §11.6 entry: no confidence, impact or context fields; a reviewer decides its fate."""
+    return {
+        "id": id,
+        "created": created,
+        "seed": seed,
+        "status": NOTEWORTHY_STATUS,
+        "claim": candidate.claim,
+        "supporting_refs": list(candidate.supporting_refs),
+        "rejection_reason": rejection_reason,
+        "flagged_value_reason": flagged_value_reason,
+        "human_review_outcome": "",
+        "walk": walk_id,
+        "engine": engine,
+        "notes": [note_link(b["path"]) for b in candidate.bridge if "path" in b],
+        "title": candidate.title,
+    }
+
+
+def validate(record: Mapping[str, Any]) -> list[str]:
+    """Problems with a record's frontmatter, as sentences; empty when it is valid."""
+    problems = []
+    noteworthy = record.get("status") == NOTEWORTHY_STATUS
+    for key in NOTEWORTHY_REQUIRED if noteworthy else REQUIRED:
+        if key not in record:
+            problems.append(f"missing {key}")
+    pattern = NOTEWORTHY_ID if noteworthy else HYPOTHESIS_ID
+    if not pattern.fullmatch(str(record.get("id", ""))):
+        problems.append(f"id {record.get('id')!r} does not look like {pattern.pattern}")
+    if not record.get("supporting_refs"):
+        problems.append("no supporting_refs")
+    if noteworthy:
+        if str(record.get("human_review_outcome") or "") not in REVIEW_OUTCOMES:
+            problems.append(f"human_review_outcome must be one of {', '.join(o or '(empty)' for o in REVIEW_OUTCOMES)}")
+        return problems
+    if record.get("status") not in STATUSES:
+        problems.append(f"status {record.get('status')!r} is not one of {', '.join(STATUSES)}")
+    if record.get("confidence") not in CONFIDENCES:
+        problems.append(f"confidence {record.get('confidence')!r} is not one of {', '.join(CONFIDENCES)}")
+    if record.get("impact") not in IMPACTS:
+        problems.append(f"impact {record.get('impact')!r} is not add or rewrite")
+    if not isinstance(record.get("expires_after_walks"), int):
+        problems.append("expires_after_walks is not a whole number")
+    return problems
+
+
+def note_link(path: str) -> str:
+    """A wikilink Obsidian resolves from anywhere: the full path without ``.md``, the title shown."""
+    stem = path[:-3] if path.endswith(".md") else path
+    return f"[[{stem}|{stem.rsplit('/', 1)[-1]}]]"
+
+
+def ref_link(ref: str) -> str:
+    """A ref as a wikilink that opens the exact heading or block; a line range links the note."""
+    path, _, anchor = ref.partition("#")
+    stem = path[:-3] if path.endswith(".md") else path
+    title = stem.rsplit("/", 1)[-1]
+    if not anchor:
+        return f"[[{stem}|{title}]]"
+    if re.fullmatch(r"L\d+(-L\d+)?", anchor):
+        lines = anchor.replace("L", "").replace("-", "–")
+        return f"[[{stem}|{title}]] (lines {lines})"
+    shown = anchor[1:].replace("-", " ") if anchor.startswith("^") else anchor
+    if shown.lower() == title.lower():
+        return f"[[{stem}#{anchor}|{title}]]"
+    safe = anchor.replace("|", " ").replace("[", " ").replace("]", " ")
+    return f"[[{stem}#{safe}|{title} › {shown}]]"
+
+
+def render_body(record: Mapping[str, Any]) -> str:
+    """The readable part of a record file, everything above ``## Reviewer notes``."""
+    title = record.get("title") or record["id"]
+    lines = [f"# {title}", "", *(f"> {line}" if line else ">" for line in str(record["claim"]).strip().splitlines()), ""]
+    lines.append("**Evidence**")
+    lines += [f"- {ref_link(r)}" for r in record.get("supporting_refs", [])]
+    lines.append("")
+    if record.get("status") == NOTEWORTHY_STATUS:
+        lines += [f"**Rejected because** {record.get('rejection_reason', '')}", "",
+                  f"**Worth keeping because** {record.get('flagged_value_reason', '')}", "",
+                  "Set `human_review_outcome` to `rewrite`, `archive` or `leave` in the properties, then run "
+                  "`walker review`.", ""]
+    else:
+        if record.get("why_it_matters"):
+            lines += [f"**Why it may matter** {record['why_it_matters']}", ""]
+        for key, label in (("applies_when", "Applies when"), ("never_applies_when", "Never when"),
+                           ("disconfirm_if", "Wrong if")):
+            lines.append(f"**{label}**")
+            lines += [f"- {item}" for item in record.get(key, [])]
+            lines.append("")
+        lines += [f"**Confidence** {record.get('confidence')} · **Impact** {record.get('impact')}: "
+                  f"{record.get('impact_reason', '')}", ""]
+    if record.get("walk"):
+        lines += [f"From the walk of [[{record['walk']}]] ({record.get('engine', '')} engine), status "
+                  f"**{record.get('status')}**.", ""]
+    return "\n".join(lines)

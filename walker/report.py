@@ -1,0 +1,226 @@
+"""The walk report (protocol §14.2) and its neighbourhood picture.
+
+The report is Markdown that reads well in Obsidian: wikilinks to the cited
+heading or block, the hypotheses as ``[[hyp-…]]`` links, and an SVG of the walk
+(seed in the centre, near, middle and far rings, the surviving bridges drawn).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+from html import escape
+from typing import Any
+
+import yaml
+
+from walker.pool.records import Candidate, note_link, ref_link
+from walker.walk.critic import Verdict
+from walker.walk.engines.base import InventoryEntry
+from walker.wander import Neighbourhood
+
+SOURCE_WORDS = {
+    "recent": "a topic from recent notes",
+    "revisited": "a topic revisited from different angles",
+    "open-question": "an open question",
+    "forgotten": "a forgotten note",
+    "given": "named by you",
+    "given-text": "your own words",
+}
+
+
+@dataclass(frozen=True)
+class WalkOutcome:
+    """Everything one walk decided, before anything is written."""
+
+    walk_id: str
+    now: datetime
+    engine: str
+    neighbourhood: Neighbourhood
+    inventory: list[InventoryEntry]
+    candidates: list[Candidate]
+    engine_verdicts: list[Verdict]
+    verdicts: list[Verdict]
+    hypothesis_ids: dict[int, str]  # candidate index -> id
+    noteworthy_ids: dict[int, str]
+
+    @property
+    def seed(self) -> Any:
+        return self.neighbourhood.seed
+
+
+def render_report(outcome: WalkOutcome) -> str:
+    seed = outcome.seed
+    day = outcome.now.strftime("%-d %B %Y")
+    front = {
+        "title": f"Walk {outcome.walk_id}: {seed.path.rsplit('/', 1)[-1].removesuffix('.md')}",
+        "walk": outcome.walk_id,
+        "date": outcome.now.date().isoformat(),
+        "seed": note_link(seed.path),
+        "seed_proposition": seed.proposition,
+        "seed_source": seed.source,
+        "engine": outcome.engine,
+        "hypotheses": [f"[[{i}]]" for i in outcome.hypothesis_ids.values()],
+        "noteworthy": [f"[[{i}]]" for i in outcome.noteworthy_ids.values()],
+    }
+    parts = [
+        "---\n" + yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=100) + "---",
+        f"# Walk of {day}",
+        f"![[{outcome.walk_id}.svg]]",
+        "## Seed",
+        f"> {seed.proposition}",
+        f"From {ref_link(seed.ref)}, chosen as {SOURCE_WORDS.get(seed.source, seed.source)}"
+        + (f": {seed.reason}." if seed.reason else "."),
+        "## Inventory",
+        _inventory(outcome),
+        "## Candidate associations",
+        _survivors(outcome),
+        "## Critic rejections",
+        _rejections(outcome),
+    ]
+    if outcome.noteworthy_ids:
+        parts += ["## Noteworthy", _noteworthy(outcome)]
+    parts += ["## Notes for review", _review_notes(outcome)]
+    return "\n\n".join(parts) + "\n"
+
+
+def _inventory(outcome: WalkOutcome) -> str:
+    lines = []
+    labels = {"seed": "The seed note", "near": "Near", "middle": "Middle", "far": "Far"}
+    items = {i.path: i for i in outcome.neighbourhood.items}
+    for group in ("seed", "near", "middle", "far"):
+        entries = [e for e in outcome.inventory if e.group == group]
+        if not entries:
+            continue
+        lines.append(f"**{labels[group]}**")
+        for entry in entries:
+            terms = ", ".join(entry.key_terms[:4])
+            line = f"- {ref_link(entry.sentence_ref)} ({terms}): “{entry.sentence}”"
+            item = items.get(entry.path)
+            if group == "far" and item is not None:
+                line += f" *{item.reason}*"
+            lines.append(line)
+        lines.append("")
+    for message in outcome.neighbourhood.notes:
+        lines.append(f"*{message}.*")
+    return "\n".join(lines).strip()
+
+
+def _survivors(outcome: WalkOutcome) -> str:
+    if not outcome.hypothesis_ids:
+        return "No candidate survived the critic this time. The rejections below say why."
+    blocks = []
+    for index, hyp_id in outcome.hypothesis_ids.items():
+        c = outcome.candidates[index]
+        blocks.append("\n".join([
+            f"### [[{hyp_id}|{c.title or hyp_id}]]",
+            "",
+            f"> {c.claim}",
+            "",
+            "- **Refs**: " + " · ".join(ref_link(r) for r in c.supporting_refs),
+            "- **Applies when**: " + " Or: ".join(c.applies_when),
+            f"- **Confidence**: {c.confidence} · **Impact**: {c.impact} ({c.impact_reason})",
+            f"- **Why it may matter**: {c.why_it_matters}",
+            "- **Wrong if**: " + " Or: ".join(c.disconfirm_if),
+        ]))
+    return "\n\n".join(blocks)
+
+
+def _rejections(outcome: WalkOutcome) -> str:
+    rows, spare = [], []
+    for candidate, verdict in zip(outcome.candidates, outcome.verdicts):
+        if verdict.accepted:
+            continue
+        title = candidate.title or candidate.claim[:60]
+        if verdict.rules == ("beyond-the-few",):
+            spare.append(title)
+            continue
+        reasons = "; ".join(f"**{rule}**: {reason}" for rule, reason in zip(verdict.rules, verdict.reasons))
+        rows.append(f"- *{title}*. {reasons}")
+    if spare:
+        rows.append(f"- Sound but not kept, because a walk keeps only its best-grounded few: {', '.join(spare)}.")
+    return "\n".join(rows) if rows else "The critic rejected nothing: every candidate held up."
+
+
+def _noteworthy(outcome: WalkOutcome) -> str:
+    lines = []
+    for index, entry_id in outcome.noteworthy_ids.items():
+        c, v = outcome.candidates[index], outcome.verdicts[index]
+        lines.append(f"- [[{entry_id}|{c.title}]]: rejected for {', '.join(v.rules)}, kept because "
+                     f"{v.flagged_value_reason}. Set `human_review_outcome` in its properties to decide.")
+    return "\n".join(lines)
+
+
+def _review_notes(outcome: WalkOutcome) -> str:
+    kept, total = len(outcome.hypothesis_ids), len(outcome.candidates)
+    hood = outcome.neighbourhood
+    text = (f"This walk read {len(hood.items)} notes around the seed ({len(hood.near)} near, {len(hood.middle)} "
+            f"middle, {len(hood.far)} far) and proposed {total} bridges; the critic kept {kept}.")
+    if kept:
+        first = outcome.candidates[next(iter(outcome.hypothesis_ids))]
+        terms = (first.grounding or {}).get("rare_terms") or []
+        text += (f" Start with {first.title}" + (f": the thread is the words {', '.join(terms[:3])}" if terms else "")
+                 + ". Open both refs side by side and ask whether one mechanism really runs both.")
+    text += (" A hypothesis is a question, not a conclusion: confirm one with `walker discharge`, or reject it "
+             "with `walker reject` and the evidence. Nothing here has changed your notes.")
+    return text
+
+
+# --- the picture ------------------------------------------------------------------
+
+RINGS = {"near": 120, "middle": 205, "far": 285}
+COLOURS = {"seed": "#b5523b", "near": "#3f6e9e", "middle": "#6b8e4e", "far": "#8a5fa8"}
+
+
+def render_picture(outcome: WalkOutcome) -> str:
+    """An SVG of the walk: rings for the groups, a dot per item, the surviving bridges drawn."""
+    size, centre = 760, 380
+    hood = outcome.neighbourhood
+    position: dict[str, tuple[float, float]] = {hood.seed.path: (centre, centre)}
+    shapes: list[str] = []
+    for group, radius in RINGS.items():
+        shapes.append(f'<circle cx="{centre}" cy="{centre}" r="{radius}" fill="none" stroke="#d8d2c4" '
+                      f'stroke-dasharray="4 5"/>')
+        shapes.append(f'<text x="{centre}" y="{centre - radius - 6}" text-anchor="middle" class="ring">{group}</text>')
+    for offset, group in enumerate(RINGS):
+        items = getattr(hood, group)
+        for i, item in enumerate(items):
+            angle = 2 * math.pi * (i + 0.5 * offset) / max(len(items), 1) - math.pi / 2
+            x = centre + RINGS[group] * math.cos(angle)
+            y = centre + RINGS[group] * math.sin(angle)
+            position[item.path] = (x, y)
+    bridges = []
+    for index, verdict in enumerate(outcome.verdicts):
+        ends = [b.get("path") for b in outcome.candidates[index].bridge]
+        if len(ends) == 2 and all(e in position for e in ends):
+            kept = index in outcome.hypothesis_ids
+            (x1, y1), (x2, y2) = position[ends[0]], position[ends[1]]
+            style = 'stroke="#b5523b" stroke-width="3"' if kept else 'stroke="#b9b2a5" stroke-width="1" stroke-dasharray="3 4"'
+            bridges.append((kept, f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {style}/>'))
+    shapes += [line for kept, line in sorted(bridges, key=lambda b: b[0])]
+    for group in RINGS:
+        for item in getattr(hood, group):
+            x, y = position[item.path]
+            title = item.path.rsplit("/", 1)[-1].removesuffix(".md")
+            anchor = "start" if x >= centre - 1 else "end"
+            dx = 9 if anchor == "start" else -9
+            shapes.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="{COLOURS[group]}"><title>{escape(item.reason)}</title></circle>')
+            shapes.append(f'<text x="{x + dx:.1f}" y="{y + 4:.1f}" text-anchor="{anchor}">{escape(_short(title))}</text>')
+    seed_title = hood.seed.path.rsplit("/", 1)[-1].removesuffix(".md")
+    shapes.append(f'<circle cx="{centre}" cy="{centre}" r="13" fill="{COLOURS["seed"]}"/>')
+    shapes.append(f'<text x="{centre}" y="{centre + 32}" text-anchor="middle" class="seed">{escape(_short(seed_title, 30))}</text>')
+    legend = (f'<text x="16" y="{size - 16}" class="legend">thick lines: hypotheses kept · dashed: candidates the critic '
+              f'rejected · walk {escape(outcome.walk_id)}</text>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" width="{size}" height="{size}" '
+        f'font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="12">\n'
+        f'<title>Walk {escape(outcome.walk_id)} from {escape(seed_title)}</title>\n'
+        '<style>text{fill:#2d2a26} .ring{fill:#9a927f;font-size:11px;letter-spacing:.08em} '
+        '.seed{font-weight:600;font-size:14px} .legend{fill:#7a7366;font-size:11px}</style>\n'
+        f'<rect width="{size}" height="{size}" rx="14" fill="#fbf8f1"/>\n' + "\n".join(shapes) + "\n" + legend + "\n</svg>\n"
+    )
+
+
+def _short(text: str, limit: int = 24) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -1,0 +1,37 @@
+"""`walker critique`: the gate on candidates written by hand or by another engine, for audit and tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from walker.errors import WalkerError
+from walker.pool.records import Candidate
+from walker.pool.store import PoolStore
+from walker.walk.critic import CriticContext, PoolClaim, gate
+from walker.workspace import Workspace
+
+
+class BadCandidates(WalkerError):
+    """The candidates file is not a YAML list of records."""
+
+
+def critique_file(ws: Workspace, file: Path) -> list[dict[str, Any]]:
+    """Verdicts for every candidate in a YAML file; the notes they cite count as retrieved."""
+    try:
+        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise BadCandidates(f"{file}: cannot read candidates: {exc}") from exc
+    if isinstance(data, dict) and "candidates" in data:
+        data = data["candidates"]
+    if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
+        raise BadCandidates(f"{file}: expected a YAML list of candidate records (claim, supporting_refs, …)")
+    candidates = [Candidate.from_dict(item) for item in data]
+    retrieved = {ref.partition("#")[0] for c in candidates for ref in c.supporting_refs}
+    pool = [PoolClaim(r.id, str(r.data.get("status")), str(r.data.get("claim", "")),
+                      tuple(r.data.get("supporting_refs") or ())) for r in PoolStore(ws.root).records("active", "rejected")]
+    verdicts = gate(candidates, CriticContext(ws.corpus, ws.index, retrieved, pool))
+    return [{"id": str(item.get("id") or f"candidate-{n + 1}"), **verdict.as_dict()}
+            for n, (item, verdict) in enumerate(zip(data, verdicts))]

@@ -1,0 +1,350 @@
+"""The deterministic critic gate (protocol §11.5). It runs after every engine's own critique
+and can only reject more, never revive.
+
+Each rule is a named check: ``check(candidate, context) -> reason | None``. The
+gate returns verdicts (the rules that fired and why); it never writes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from walker.corpus.model import Corpus
+from walker.corpus.resolve import find_subpath
+from walker.pool.records import CONFIDENCES, IMPACTS, Candidate
+from walker.similarity import TextIndex
+
+RESTATE_SIMILARITY = 0.8
+DUPLICATE_SIMILARITY = 0.85
+SOFT_RULES = frozenset({"single-source", "applies-when-vague", "no-falsifiable-disconfirm", "impact-unjustified"})
+
+
+@dataclass(frozen=True)
+class PoolClaim:
+    id: str
+    status: str
+    claim: str
+    refs: tuple[str, ...]
+
+
+@dataclass
+class CriticContext:
+    corpus: Corpus
+    index: TextIndex
+    retrieved: set[str]  # note paths of the seed and every retrieved item
+    pool: list[PoolClaim] = field(default_factory=list)
+
+    def ref_text(self, ref: str) -> str | None:
+        """The words a ref points at, or None when it does not resolve inside the vault."""
+        path, _, anchor = ref.partition("#")
+        note = self.corpus.notes.get(path)
+        if note is None:
+            return None
+        paragraphs = self.index.paragraphs.get(path, [])
+        if not anchor:
+            first, last = 1, note.line_count
+        elif match := re.fullmatch(r"L(\d+)(?:-L(\d+))?", anchor):
+            first = int(match.group(1))
+            last = int(match.group(2) or first)
+            if not 1 <= first <= last <= note.line_count:
+                return None
+        else:
+            target = find_subpath(note, "#" + anchor)
+            if target is None:
+                return None
+            first, last = target.line, target.end_line
+        heading = next((h.text for h in note.headings if h.line == first), "")
+        return " ".join([note.title, heading, *(p.text for p in paragraphs if first <= p.line <= last)])
+
+
+@dataclass(frozen=True)
+class Verdict:
+    accepted: bool
+    rules: tuple[str, ...]
+    reasons: tuple[str, ...]
+    noteworthy: bool = False
+    flagged_value_reason: str | None = None
+
+    def as_dict(self) -> dict[str, object]:
+        return {"accepted": self.accepted, "noteworthy": self.noteworthy, "rules": list(self.rules),
+                "reasons": list(self.reasons), "flagged_value_reason": self.flagged_value_reason}
+
+
+Check = Callable[[Candidate, CriticContext], "str | None"]
+
+
+def _ref_paths(candidate: Candidate) -> list[str]:
+    return [r.partition("#")[0] for r in candidate.supporting_refs]
+
+
+def no_refs(c: Candidate, ctx: CriticContext) -> str | None:
+    return None if c.supporting_refs else "no supporting_refs: nothing in the vault backs the claim"
+
+
+def refs_not_retrieved(c: Candidate, ctx: CriticContext) -> str | None:
+    outside = [p for p in _ref_paths(c) if p not in ctx.retrieved]
+    return f"refs outside this walk's retrieved items: {', '.join(outside)}" if outside else None
+
+
+def refs_unresolved(c: Candidate, ctx: CriticContext) -> str | None:
+    broken = [r for r in c.supporting_refs if ctx.ref_text(r) is None]
+    return f"refs that do not resolve in the vault: {', '.join(broken)}" if broken else None
+
+
+_VAGUE_FALSIFIER = re.compile(
+    r"^(?:if )?(?:it|this|the (?:claim|hypothesis|idea))? ?(?:is|turns out|proves?|shown)? ?(?:to be )?"
+    r"(?:wrong|false|incorrect|not true|untrue|disproved|refuted)\b|evidence (?:against|to the contrary)|"
+    r"\bnever\b.*\bdisprove|^n/?a$|^none$",
+    re.IGNORECASE,
+)
+
+
+def no_falsifiable_disconfirm(c: Candidate, ctx: CriticContext) -> str | None:
+    concrete = [d for d in c.disconfirm_if if len(d.split()) >= 6 and not _VAGUE_FALSIFIER.search(d.strip())]
+    if concrete:
+        return None
+    return "no disconfirm_if names an observation that would show the claim wrong"
+
+
+_VAGUE_SITUATION = re.compile(
+    r"\b(?:any|every|all) (?:conversation|discussion|topic|time|context)s?\b|\balways\b|\bin general\b|"
+    r"\bwhenever (?:relevant|appropriate|useful)\b|\bgeneral (?:chat|discussion)\b|\banything\b",
+    re.IGNORECASE,
+)
+
+
+def applies_when_vague(c: Candidate, ctx: CriticContext) -> str | None:
+    identifiable = [a for a in c.applies_when if len(a.split()) >= 5 and not _VAGUE_SITUATION.search(a)]
+    return None if identifiable else "no applies_when names a situation someone could recognise"
+
+
+_PERSON = re.compile(
+    r"\b(?:the (?:user|author|writer|owner|reader)|user|author|you|he|she|him|her|his|hers|they|them|their|"
+    r"someone|somebody|this person|i|me|my|we|us|our|[A-Z][a-z]+'s)\b"
+)
+_INFERENCE = re.compile(
+    r"\b(?:is|are|was|were|may be|might be|must be|could be|seems?|appears?|probably|likely|suffers?|"
+    r"struggles? with|has|have|tends? to be|identif(?:y|ies) as|comes? from)\b",
+    re.IGNORECASE,
+)
+_SENSITIVE = {
+    "psychological": r"anxious|anxiety|depress\w*|adhd|autis\w*|bipolar|neurotic|narcissis\w*|trauma\w*|"
+                     r"insecur\w*|obsessive|ocd|burn(?:ed|t)? ?out|mental(?:ly)? ill\w*|lonely|loneliness|"
+                     r"introvert\w*|extravert\w*|personality (?:type|disorder)",
+    "medical": r"ill(?:ness)?|sick|disease|diagnos\w*|disorder|medicat\w*|pregnan\w*|disab\w*|cancer|"
+               r"diabet\w*|chronic\w*|insomnia|addict\w*|alcoholi\w*|eating disorder|health (?:problem|issue|condition)s?",
+    "gender": r"gender|male|female|woman|women|man|men|transgender|non-binary|nonbinary",
+    "age": r"elderly|\d+ years old|aged \d+|too old|too young|teenager|boomer|millennial|middle-aged|over the hill",
+    "ethnicity": r"ethnic\w*|race|racial|immigrant|heritage|african|asian|hispanic|latino|latina|arab|jewish|white|black",
+    "religion": r"religio\w*|christian|muslim|hindu|buddhist|atheist|catholic|protestant|faith|believer",
+    "sexuality": r"gay|lesbian|bisexual|homosexual|heterosexual|queer|sexual orientation|straight",
+    "politics": r"politic\w*|liberal|conservative|left-wing|right-wing|socialist|communist|voter|partisan",
+}
+_SENSITIVE_RE = {kind: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for kind, words in _SENSITIVE.items()}
+
+
+def sensitive_attribute(c: Candidate, ctx: CriticContext) -> str | None:
+    """A claim that reads a person's health, mind, gender, age, origin, faith, sexuality or politics."""
+    for sentence in re.split(r"(?<=[.!?;])\s+", c.claim):
+        if not (_PERSON.search(sentence) and _INFERENCE.search(sentence)):
+            continue
+        for kind, pattern in _SENSITIVE_RE.items():
+            if pattern.search(sentence):
+                return f"infers a {kind} attribute about a person: “{sentence.strip()}”"
+    return None
+
+
+def single_source(c: Candidate, ctx: CriticContext) -> str | None:
+    notes = set(_ref_paths(c))
+    return f"generalises from a single note ({next(iter(notes))})" if len(notes) == 1 else None
+
+
+def restates_existing(c: Candidate, ctx: CriticContext) -> str | None:
+    if ctx.index.sections.shape[0] == 0 or not c.claim:
+        return None
+    vector = ctx.index.vectorizer.transform([c.claim])
+    if vector.nnz == 0:
+        return None
+    scores = np.asarray((ctx.index.sections @ vector.T).todense()).ravel()
+    best = int(np.argmax(scores))
+    if scores[best] >= RESTATE_SIMILARITY:
+        key = ctx.index.section_keys[best]
+        section = ctx.corpus.notes[key.path].sections[key.section]
+        where = f"{key.path}#{section.heading}" if section.heading else key.path
+        return f"restates {where} (similarity {scores[best]:.2f}): a consolidation, not a walk"
+    return None
+
+
+_PROTOCOL_TERMS = re.compile(r"\bauto-?walk\b|\bauto-?dream\b|\bcritic gate\b|\bhypothesis pool\b|\bwalker\b",
+                             re.IGNORECASE)
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")
+_QUOTED = re.compile(r"[“\"]([^”\"]{3,})[”\"]")
+_WIKILINK = re.compile(r"\[\[([^\]|#]+)")
+
+
+def facts_absent_from_refs(c: Candidate, ctx: CriticContext) -> str | None:
+    """Names, numbers, capitalised terms, quotations and links must all come from the cited passages."""
+    texts = [t for t in (ctx.ref_text(r) for r in c.supporting_refs) if t]
+    haystack = _normal(" ".join(texts))
+    titles = {_normal(ctx.corpus.notes[p].title) for p in _ref_paths(c) if p in ctx.corpus.notes}
+    missing: list[str] = []
+    for quote in _QUOTED.findall(c.claim):
+        if _normal(quote).rstrip(".") not in haystack:
+            missing.append(f"“{quote}”")
+    unquoted = _QUOTED.sub(" ", c.claim)
+    for number in _NUMBER.findall(unquoted):
+        if number not in haystack:
+            missing.append(number)
+    for term in _capitalised_terms(unquoted):
+        if term in ("I",) or _normal(term) in haystack or _normal(term) in titles:
+            continue
+        if all(_normal(word) in haystack or _normal(word) in " ".join(titles) for word in term.split()):
+            continue
+        missing.append(term)
+    for target in _WIKILINK.findall(c.claim):
+        if _normal(target.rsplit("/", 1)[-1]) not in titles:
+            missing.append(f"[[{target}]]")
+    protocol = _PROTOCOL_TERMS.findall(c.claim)
+    missing += [p for p in protocol if _normal(p) not in haystack]
+    if missing:
+        return f"names what no cited passage says: {', '.join(dict.fromkeys(missing))}"
+    return None
+
+
+def impact_unjustified(c: Candidate, ctx: CriticContext) -> str | None:
+    if c.impact not in IMPACTS:
+        return f"impact {c.impact!r} is neither add nor rewrite"
+    if len(c.impact_reason.split()) < 5:
+        return "impact has no stated reason"
+    if c.confidence not in CONFIDENCES:
+        return f"confidence {c.confidence!r} is not low, medium or high"
+    return None
+
+
+_UNFALSIFIABLE = re.compile(
+    r"\beverything is (?:connected|related)\b|\bin some (?:sense|way)\b|\bat some level\b|\bsomehow\b|"
+    r"\bmay or may not\b|\bcould be related in some way\b|\ball things\b|\bin a (?:deep|profound) (?:sense|way)\b|"
+    r"\bon some level\b|\buniversal truth\b",
+    re.IGNORECASE,
+)
+
+
+def unfalsifiable_claim(c: Candidate, ctx: CriticContext) -> str | None:
+    match = _UNFALSIFIABLE.search(c.claim)
+    if match:
+        return f"unfalsifiable wording: “{match.group(0)}”"
+    if len(re.findall(r"[^\W\d_]{4,}", c.claim)) < 8:
+        return "too little said to be tested"
+    return None
+
+
+def duplicate_of_pool(c: Candidate, ctx: CriticContext) -> str | None:
+    refs = set(c.supporting_refs)
+    claim = _normal(c.claim)
+    for record in ctx.pool:
+        if record.status not in ("active", "muted", "rejected"):
+            continue
+        if refs and refs == set(record.refs):
+            return f"same refs as {record.id} ({record.status})"
+        if claim and _normal(record.claim) == claim:
+            return f"same claim as {record.id} ({record.status})"
+    if ctx.pool and ctx.index.notes.shape[1]:
+        vectors = ctx.index.vectorizer.transform([c.claim] + [r.claim for r in ctx.pool])
+        scores = (vectors[1:] @ vectors[0].T).toarray().ravel()
+        for record, score in zip(ctx.pool, scores):
+            if record.status in ("active", "muted", "rejected") and score >= DUPLICATE_SIMILARITY:
+                return f"nearly the same claim as {record.id} ({record.status}, similarity {score:.2f})"
+    return None
+
+
+def ungrounded(c: Candidate, ctx: CriticContext) -> str | None:
+    """A bridge needs a signal a reader can check: rare words in both passages, or a shared note."""
+    grounding = c.grounding or {}
+    if grounding.get("via"):
+        return None
+    refs = [b["ref"] for b in c.bridge if b.get("ref")] or list(c.supporting_refs)
+    texts = [_normal(t) for t in (ctx.ref_text(r) for r in refs) if t]
+    terms = [t for t in grounding.get("rare_terms") or [] if len(texts) > 1 and all(t.lower() in x for x in texts)]
+    return None if terms else "nothing joins the cited passages: no shared rare words and no shared note"
+
+
+RULES: tuple[tuple[str, Check], ...] = (
+    ("no-refs", no_refs),
+    ("refs-not-retrieved", refs_not_retrieved),
+    ("refs-unresolved", refs_unresolved),
+    ("no-falsifiable-disconfirm", no_falsifiable_disconfirm),
+    ("applies-when-vague", applies_when_vague),
+    ("sensitive-attribute", sensitive_attribute),
+    ("single-source", single_source),
+    ("restates-existing", restates_existing),
+    ("facts-absent-from-refs", facts_absent_from_refs),
+    ("impact-unjustified", impact_unjustified),
+    ("unfalsifiable-claim", unfalsifiable_claim),
+    ("duplicate-of-pool", duplicate_of_pool),
+    ("ungrounded", ungrounded),
+)
+
+
+def judge(candidate: Candidate, ctx: CriticContext) -> Verdict:
+    fired = [(name, reason) for name, check in RULES if (reason := check(candidate, ctx))]
+    return Verdict(not fired, tuple(n for n, _ in fired), tuple(r for _, r in fired))
+
+
+def gate(candidates: Iterable[Candidate], ctx: CriticContext, engine_verdicts: Iterable[Verdict] | None = None,
+         noteworthy_limit: int = 1) -> list[Verdict]:
+    """Judge every candidate; an engine's rejection stands. Flag at most ``noteworthy_limit`` rejections."""
+    candidates = list(candidates)
+    previous = list(engine_verdicts) if engine_verdicts is not None else [None] * len(candidates)
+    verdicts = []
+    for candidate, before in zip(candidates, previous):
+        verdict = judge(candidate, ctx)
+        if before is not None and not before.accepted:
+            verdict = Verdict(False, tuple(dict.fromkeys(before.rules + verdict.rules)),
+                              tuple(dict.fromkeys(before.reasons + verdict.reasons)))
+        verdicts.append(verdict)
+    return _flag_noteworthy(candidates, verdicts, ctx, noteworthy_limit)
+
+
+def _flag_noteworthy(candidates: list[Candidate], verdicts: list[Verdict], ctx: CriticContext, limit: int) -> list[Verdict]:
+    """A rejection that failed only soft rules and joins two folders through rare words is worth a human look."""
+    ranked = []
+    for i, (candidate, verdict) in enumerate(zip(candidates, verdicts)):
+        if verdict.accepted or not set(verdict.rules) <= SOFT_RULES:
+            continue
+        folders = {p.split("/", 1)[0] if "/" in p else "" for p in (b.get("path", "") for b in candidate.bridge)}
+        terms = list((candidate.grounding or {}).get("rare_terms") or [])
+        if len(folders) > 1 and len(terms) >= 2:
+            ranked.append((len(terms), i, terms))
+    for _, i, terms in sorted(ranked, reverse=True)[:limit]:
+        verdict = verdicts[i]
+        titles = " and ".join(b.get("title") or b.get("path", "") for b in candidates[i].bridge)
+        reason = (f"it joins {titles} across folders through the rare words {', '.join(terms[:4])}; it failed only "
+                  f"{', '.join(verdict.rules)}, the rule cross-domain analogies fail most often (§11.6)")
+        verdicts[i] = Verdict(False, verdict.rules, verdict.reasons, True, reason)
+    return verdicts
+
+
+def _capitalised_terms(text: str) -> list[str]:
+    """Runs of capitalised words that do not open a sentence: names, places, products."""
+    terms = []
+    for sentence in re.split(r"(?<=[.!?:;])\s+", text):
+        words = re.findall(r"[\w'’-]+", sentence)
+        run: list[str] = []
+        for position, word in enumerate(words):
+            if position > 0 and word[:1].isupper():
+                run.append(word)
+                continue
+            if run:
+                terms.append(" ".join(run))
+            run = []
+        if run:
+            terms.append(" ".join(run))
+    return terms
+
+
+def _normal(text: str) -> str:
+    return " ".join(re.sub(r"[“”\"'‘’`*_]", "", text).lower().split())

@@ -1,0 +1,221 @@
+"""One walk pass: seed, wander, inventory, roam, critique, then hand-off to the pool.
+
+Decide first, write last: everything is computed into a WalkOutcome; only then,
+under the pool lock, does the store write records, the report, the run record
+and the log. A dry run stops before writing.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from walker.errors import WalkerError
+from walker.pool.records import hypothesis_record, noteworthy_record
+from walker.pool.store import PoolStore
+from walker.report import WalkOutcome, render_picture, render_report
+from walker.walk.critic import CriticContext, PoolClaim, gate
+from walker.walk.engines.base import WalkContext, get_engine
+from walker.wander import Seed, candidate_seeds, choose_seed, neighbourhood, paragraph_ref, propose
+from walker.workspace import Workspace
+
+
+
+@dataclass(frozen=True)
+class WalkSettings:
+    """The ``[walk]`` table of walker.toml."""
+
+    engine: str = "extractive"
+    max_hypotheses: int = 3
+    expires_after_walks: int = 12
+
+    @classmethod
+    def from_extra(cls, extra: dict[str, Any]) -> WalkSettings:
+        values = extra.get("walk", {})
+        if not isinstance(values, dict):
+            return cls()
+        try:
+            return cls(**{k: type(getattr(cls, k))(v) for k, v in values.items() if k in cls.__dataclass_fields__})
+        except (TypeError, ValueError) as exc:
+            raise WalkerError(f"walker.toml [walk]: {exc}") from None
+
+
+class NoSeed(WalkerError):
+    """No note can seed a walk (every candidate was used recently, or the vault is empty)."""
+
+
+@dataclass(frozen=True)
+class WalkOptions:
+    now: datetime
+    seed_text: str | None = None
+    seed_note: str | None = None
+    engine: str | None = None  # None: walker.toml [walk] engine
+    random_seed: int = 0
+    dry_run: bool = False
+
+
+@dataclass
+class WalkResult:
+    outcome: WalkOutcome
+    report: str
+    picture: str
+    run: dict[str, Any]
+    written: list[Path] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        o = self.outcome
+        return {
+            "walk_id": o.walk_id,
+            "dry_run": not self.written,
+            "seed": {"path": o.seed.path, "proposition": o.seed.proposition, "source": o.seed.source},
+            "hypotheses": list(o.hypothesis_ids.values()),
+            "noteworthy": list(o.noteworthy_ids.values()),
+            "candidates": len(o.candidates),
+            "rejected": sum(not v.accepted for v in o.verdicts),
+            "written": [str(p) for p in self.written],
+        }
+
+
+def run_walk(ws: Workspace, options: WalkOptions) -> WalkResult:
+    """Run one walk pass over the workspace's vault."""
+    settings = WalkSettings.from_extra(ws.settings.extra)
+    store = PoolStore(ws.root)
+    history = store.runs()
+    rng = random.Random(options.random_seed)
+    seed = _pick_seed(ws, options, history, rng)
+    hood = neighbourhood(ws.corpus, ws.index, ws.graph, seed, ws.wander_settings, options.random_seed)
+    pool = [PoolClaim(r.id, str(r.data.get("status")), str(r.data.get("claim", "")), tuple(r.data.get("supporting_refs") or ()))
+            for r in store.records("active", "rejected")]
+    critic = CriticContext(ws.corpus, ws.index, {seed.path} | {i.path for i in hood.items}, pool)
+    context = WalkContext(ws.corpus, ws.index, ws.graph, hood, critic, {"max_hypotheses": settings.max_hypotheses})
+    engine = get_engine(options.engine or settings.engine)
+
+    inventory = engine.inventory(context)
+    candidates = engine.roam(context, inventory)
+    engine_verdicts = engine.critique(context, candidates)
+    verdicts = gate(candidates, critic, engine_verdicts)
+
+    day = options.now.date().isoformat()
+    with store.lock() if not options.dry_run else _nothing():
+        walk_id = store.next_walk_id(day)
+        taken: set[str] = set()
+        hypothesis_ids, noteworthy_ids = {}, {}
+        for index, verdict in enumerate(verdicts):
+            if verdict.accepted:
+                hypothesis_ids[index] = taken_id = store.next_hypothesis_id(day, taken)
+                taken.add(taken_id)
+            elif verdict.noteworthy:
+                noteworthy_ids[index] = taken_id = store.next_noteworthy_id(day, taken)
+                taken.add(taken_id)
+        outcome = WalkOutcome(walk_id, options.now, engine.name, hood, inventory, candidates, engine_verdicts,
+                              verdicts, hypothesis_ids, noteworthy_ids)
+        result = WalkResult(outcome, render_report(outcome), render_picture(outcome), _run_record(outcome, options))
+        if not options.dry_run:
+            result.written = _write(store, outcome, result, settings)
+    return result
+
+
+def _write(store: PoolStore, outcome: WalkOutcome, result: WalkResult, settings: WalkSettings) -> list[Path]:
+    store.ensure()
+    written = []
+    seed = outcome.seed.proposition
+    created = outcome.now.date().isoformat()
+    for index, hyp_id in outcome.hypothesis_ids.items():
+        record = hypothesis_record(outcome.candidates[index], id=hyp_id, created=created, seed=seed,
+                                   walk_id=outcome.walk_id, engine=outcome.engine,
+                                   expires_after_walks=settings.expires_after_walks)
+        written.append(store.write_record("active", record))
+    for index, entry_id in outcome.noteworthy_ids.items():
+        verdict = outcome.verdicts[index]
+        record = noteworthy_record(outcome.candidates[index], id=entry_id, created=created, seed=seed,
+                                   walk_id=outcome.walk_id, engine=outcome.engine,
+                                   rejection_reason=", ".join(verdict.rules),
+                                   flagged_value_reason=verdict.flagged_value_reason or "")
+        written.append(store.write_record("noteworthy", record))
+    written.append(store.write_report(outcome.walk_id, result.report, result.picture))
+    written.append(store.write_run(outcome.walk_id, result.run))
+    stamp = outcome.now.strftime("%Y-%m-%d %H:%M")
+    events = [f"walk-start: seed [[{outcome.seed.path.removesuffix('.md')}|{_title(outcome.seed.path)}]] "
+              f"({outcome.seed.source}): “{seed}”"]
+    events += [f"walk-emit: [[{i}]] {outcome.candidates[n].title}" for n, i in outcome.hypothesis_ids.items()]
+    events += [f"noteworthy: [[{i}]] {outcome.candidates[n].title}" for n, i in outcome.noteworthy_ids.items()]
+    events.append(f"walk-end: {len(outcome.hypothesis_ids)} kept of {len(outcome.candidates)} candidates; "
+                  f"report [[{outcome.walk_id}]]")
+    store.log(f"{stamp} · walk {outcome.walk_id}", events)
+    return written
+
+
+def _run_record(outcome: WalkOutcome, options: WalkOptions) -> dict[str, Any]:
+    """The walk_run_record: everything needed to audit each phase after the fact."""
+    hood = outcome.neighbourhood
+    return {
+        "walk_id": outcome.walk_id,
+        "started": options.now.isoformat(),
+        "engine": outcome.engine,
+        "random_seed": options.random_seed,
+        "seed": {"path": hood.seed.path, "proposition": hood.seed.proposition, "ref": hood.seed.ref,
+                 "source": hood.seed.source, "reason": hood.seed.reason},
+        "neighbourhood": {group: [i.as_dict() for i in getattr(hood, group)] for group in ("near", "middle", "far")}
+        | {"hubs": list(hood.hubs), "notes": list(hood.notes)},
+        "phases": {
+            "inventory": [e.as_dict() for e in outcome.inventory],
+            "roam": [c.as_dict() for c in outcome.candidates],
+            "critique": [
+                {"candidate": n, "title": outcome.candidates[n].title, "engine": outcome.engine_verdicts[n].as_dict(),
+                 "gate": v.as_dict(), "kept_as": outcome.hypothesis_ids.get(n) or outcome.noteworthy_ids.get(n)}
+                for n, v in enumerate(outcome.verdicts)
+            ],
+        },
+        "hypotheses": list(outcome.hypothesis_ids.values()),
+        "noteworthy": list(outcome.noteworthy_ids.values()),
+    }
+
+
+def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]], rng: random.Random) -> Seed:
+    if options.seed_note:
+        path = ws.find_note(options.seed_note)
+        proposition, ref = propose(ws.index, ws.corpus.notes[path])
+        return Seed(path, proposition, ref, "given", "named on the command line")
+    if options.seed_text:
+        return _seed_from_text(ws, options.seed_text)
+    used = [str((run.get("seed") or {}).get("path")) for run in history[-ws.wander_settings.no_reuse_walks:]]
+    found = candidate_seeds(ws.corpus, ws.index, ws.graph, options.now, ws.wander_settings)
+    seed = choose_seed(found, len(history), used, rng)
+    if seed is None:
+        raise NoSeed("no note can seed a walk: every candidate seeded one of the last "
+                     f"{ws.wander_settings.no_reuse_walks} walks. Pass --seed-note NOTE to choose one.")
+    return seed
+
+
+def _seed_from_text(ws: Workspace, text: str) -> Seed:
+    """A proposition in the user's words, anchored to the note whose words are closest to it."""
+    if ws.index.notes.shape[1] == 0:
+        raise NoSeed("the vault has no words to match the seed against")
+    vector = ws.index.vectorizer.transform([text])
+    scores = ws.index.similarity_to_text(vector)
+    best = int(np.argmax(scores)) if len(scores) else 0
+    if not len(scores) or scores[best] <= 0:
+        raise NoSeed(f"no note shares a word with {text!r}; try --seed-note NOTE")
+    path = ws.index.paths[best]
+    note = ws.corpus.notes[path]
+    section = note.sections[ws.index.best_section(path, vector)] if note.sections else None
+    paragraphs = [p for p in ws.index.paragraphs.get(path, []) if section and section.line <= p.line <= section.end_line]
+    ref = paragraph_ref(note, paragraphs[0]) if paragraphs else path
+    return Seed(path, text.strip(), ref, "given-text", f"closest note to your words (similarity {scores[best]:.2f})")
+
+
+class _nothing:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def _title(path: str) -> str:
+    return path.rsplit("/", 1)[-1].removesuffix(".md")
