@@ -18,7 +18,8 @@ from walker.corpus.resolve import find_subpath
 from walker.pool.records import CONFIDENCES, IMPACTS, Candidate
 from walker.similarity import TextIndex
 
-RESTATE_SIMILARITY = 0.8
+RESTATE_SIMILARITY = 0.7
+OTHER_NOTE_SIMILARITY = 0.3  # a bridge that quotes a second note is this close to it
 DUPLICATE_SIMILARITY = 0.85
 SOFT_RULES = frozenset({"single-source", "applies-when-vague", "no-falsifiable-disconfirm", "impact-unjustified"})
 
@@ -125,6 +126,7 @@ def applies_when_vague(c: Candidate, ctx: CriticContext) -> str | None:
 _PERSON = re.compile(
     r"\b(?:the (?:user|author|writer|owner|reader)|user|author|you|he|she|him|her|his|hers|they|them|their|"
     r"someone|somebody|this person|i|me|my|we|us|our|[A-Z][a-z]+'s)\b"
+    r"|\b[A-Z][a-z]+ (?=(?:is|has|had|was|seems|may|might|must|appears|feels)\b)"  # a name doing something
 )
 _INFERENCE = re.compile(
     r"\b(?:is|are|was|were|may be|might be|must be|could be|seems?|appears?|probably|likely|suffers?|"
@@ -139,7 +141,8 @@ _SENSITIVE = {
                r"diabet\w*|chronic\w*|insomnia|addict\w*|alcoholi\w*|eating disorder|health (?:problem|issue|condition)s?",
     "gender": r"gender|male|female|woman|women|man|men|transgender|non-binary|nonbinary",
     "age": r"elderly|\d+ years old|aged \d+|too old|too young|teenager|boomer|millennial|middle-aged|over the hill",
-    "ethnicity": r"ethnic\w*|race|racial|immigrant|heritage|african|asian|hispanic|latino|latina|arab|jewish|white|black",
+    "ethnicity": r"ethnic\w*|race|racial|immigrant|heritage|african|asian|hispanic|latino|latina|arab|jewish|"
+                 r"(?:black|white|brown) (?:people|person|man|woman|men|women|family)",
     "religion": r"religio\w*|christian|muslim|hindu|buddhist|atheist|catholic|protestant|faith|believer",
     "sexuality": r"gay|lesbian|bisexual|homosexual|heterosexual|queer|sexual orientation|straight",
     "politics": r"politic\w*|liberal|conservative|left-wing|right-wing|socialist|communist|voter|partisan",
@@ -147,14 +150,23 @@ _SENSITIVE = {
 _SENSITIVE_RE = {kind: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for kind, words in _SENSITIVE.items()}
 
 
+_COPULA = re.compile(r"\b(?:is|are|was|were|be|been|being|seems?|feels?|looks?|became|becomes|gets?|got)\s+"
+                     r"(?:[\w'-]+\s+){0,2}$", re.IGNORECASE)
+
+
 def sensitive_attribute(c: Candidate, ctx: CriticContext) -> str | None:
-    """A claim that reads a person's health, mind, gender, age, origin, faith, sexuality or politics."""
+    """A claim that reads a person's health, mind, gender, age, origin, faith, sexuality or politics.
+
+    Fires when a sentence names a person and a sensitive attribute, or states one of someone
+    ("… is anxious"), even inside a quotation: repeating it in a hypothesis spreads it.
+    """
     for sentence in re.split(r"(?<=[.!?;])\s+", c.claim):
-        if not (_PERSON.search(sentence) and _INFERENCE.search(sentence)):
-            continue
+        about_person = _PERSON.search(sentence) and _INFERENCE.search(sentence)
         for kind, pattern in _SENSITIVE_RE.items():
-            if pattern.search(sentence):
-                return f"infers a {kind} attribute about a person: “{sentence.strip()}”"
+            for match in pattern.finditer(sentence):
+                if about_person or _COPULA.search(sentence[: match.start()]):
+                    article = "an" if kind[0] in "aeiou" else "a"
+                    return f"infers {article} {kind} attribute about a person: “{sentence.strip()}”"
     return None
 
 
@@ -164,18 +176,22 @@ def single_source(c: Candidate, ctx: CriticContext) -> str | None:
 
 
 def restates_existing(c: Candidate, ctx: CriticContext) -> str | None:
-    if ctx.index.sections.shape[0] == 0 or not c.claim:
+    """Close to one section and to nothing else: a consolidation of that section, not a bridge."""
+    if ctx.index.sections.shape[0] == 0 or ctx.index.notes.shape[1] == 0 or not c.claim:
         return None
     vector = ctx.index.vectorizer.transform([c.claim])
     if vector.nnz == 0:
         return None
     scores = np.asarray((ctx.index.sections @ vector.T).todense()).ravel()
-    best = int(np.argmax(scores))
-    if scores[best] >= RESTATE_SIMILARITY:
+    order = np.argsort(-scores)
+    best = int(order[0])
+    best_note = ctx.index.section_keys[best].path
+    runner_up = next((float(scores[i]) for i in order[1:] if ctx.index.section_keys[i].path != best_note), 0.0)
+    if scores[best] >= RESTATE_SIMILARITY and runner_up < OTHER_NOTE_SIMILARITY:
         key = ctx.index.section_keys[best]
         section = ctx.corpus.notes[key.path].sections[key.section]
         where = f"{key.path}#{section.heading}" if section.heading else key.path
-        return f"restates {where} (similarity {scores[best]:.2f}): a consolidation, not a walk"
+        return f"restates {where} (similarity {scores[best]:.2f}) and adds nothing from another note"
     return None
 
 

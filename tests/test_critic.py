@@ -1,0 +1,130 @@
+"""The critic gate (§11.5): every rule fires on a bad candidate and stays quiet on a good one."""
+
+import dataclasses
+
+import pytest
+
+from conftest import SAMPLE_VAULT
+from walker.pool.records import Candidate
+from walker.walk import critic
+from walker.walk.critic import CriticContext, PoolClaim, gate, judge
+from walker.workspace import Workspace
+
+STARTER = "Kitchen/Sourdough Starter.md"
+BACKPRESSURE = "Systems/Backpressure.md"
+
+GOOD = Candidate(
+    title="Sourdough Starter ↔ Backpressure",
+    claim=("Sourdough Starter and Backpressure may be two views of one pattern around “faster”. "
+           "Sourdough Starter: “A starter fed faster than it can ferment never peaks and turns weak and soupy.” "
+           "Backpressure: “Never accept work faster than you can finish it.”"),
+    supporting_refs=(f"{STARTER}#^feeding-schedule", f"{BACKPRESSURE}#^never-faster"),
+    confidence="low",
+    impact="add",
+    impact_reason="the two notes are not linked, so the bridge adds a connection the vault lacks",
+    applies_when=("A conversation about feeding a sourdough starter turns to how fast to feed it.",),
+    never_applies_when=("Debugging a production queue during an outage.",),
+    disconfirm_if=("Read side by side, “faster” means something different in Sourdough Starter than in Backpressure.",),
+    why_it_matters="What the vault knows about bounded queues may say when to feed.",
+    bridge=({"path": STARTER, "ref": f"{STARTER}#^feeding-schedule", "group": "seed"},
+            {"path": BACKPRESSURE, "ref": f"{BACKPRESSURE}#^never-faster", "group": "far"}),
+    grounding={"rare_terms": ["faster"], "via": None},
+)
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    ws = Workspace.open(SAMPLE_VAULT)
+    return CriticContext(ws.corpus, ws.index, {STARTER, BACKPRESSURE, "Garden/Compost.md"}, [])
+
+
+def fired(candidate, ctx):
+    return judge(candidate, ctx).rules
+
+
+def test_a_good_grounded_candidate_passes(ctx):
+    verdict = judge(GOOD, ctx)
+    assert verdict.accepted, verdict.reasons
+
+
+def change(**fields):
+    return dataclasses.replace(GOOD, **fields)
+
+
+@pytest.mark.parametrize(
+    "rule, bad",
+    [
+        ("no-refs", change(supporting_refs=())),
+        ("refs-not-retrieved", change(supporting_refs=(f"{STARTER}#^feeding-schedule", "Music/Cadences.md#^perfect"))),
+        ("refs-unresolved", change(supporting_refs=(f"{STARTER}#^feeding-schedule", f"{BACKPRESSURE}#^no-such-block"))),
+        ("refs-unresolved", change(supporting_refs=(f"{STARTER}#L1-L999", f"{BACKPRESSURE}#^never-faster"))),
+        ("refs-unresolved", change(supporting_refs=(f"{STARTER}#Nope", "Systems/Gone.md#^never-faster"))),
+        ("no-falsifiable-disconfirm", change(disconfirm_if=())),
+        ("no-falsifiable-disconfirm", change(disconfirm_if=("If it turns out to be wrong.", "Evidence against it appears somewhere."))),
+        ("applies-when-vague", change(applies_when=())),
+        ("applies-when-vague", change(applies_when=("Any conversation about anything at all.", "Always."))),
+        ("sensitive-attribute", change(claim=GOOD.claim + " The author is probably anxious about deadlines.")),
+        ("sensitive-attribute", change(claim=GOOD.claim + " He may be depressed.")),
+        ("sensitive-attribute", change(claim=GOOD.claim + " Their family probably comes from an immigrant heritage.")),
+        ("single-source", change(supporting_refs=(f"{STARTER}#^feeding-schedule", f"{STARTER}#Storage"))),
+        ("restates-existing", change(claim="Never accept work faster than you can finish it. An unbounded queue "
+                                           "hides overload until it turns into an outage.")),
+        ("facts-absent-from-refs", change(claim=GOOD.claim + " Kubernetes solved this in 2014.")),
+        ("facts-absent-from-refs", change(claim=GOOD.claim.replace("Never accept", "Always accept"))),
+        ("facts-absent-from-refs", change(claim=GOOD.claim + " See [[Raft]].")),
+        ("facts-absent-from-refs", change(claim=GOOD.claim + " the auto-walk protocol predicts this.")),
+        ("impact-unjustified", change(impact="maybe")),
+        ("impact-unjustified", change(impact_reason="")),
+        ("unfalsifiable-claim", change(claim=GOOD.claim + " In some sense everything is connected.")),
+        ("unfalsifiable-claim", change(claim="They relate.")),
+        ("ungrounded", change(grounding={"rare_terms": ["mycelium"], "via": None})),
+        ("ungrounded", change(grounding=None)),
+    ],
+)
+def test_each_rule_rejects_what_it_names(ctx, rule, bad):
+    assert rule in fired(bad, ctx)
+
+
+def test_shared_note_grounds_a_bridge(ctx):
+    assert "ungrounded" not in fired(change(grounding={"rare_terms": [], "via": "Garden/Compost.md"}), ctx)
+
+
+def test_duplicates_of_active_and_rejected_records(ctx):
+    for status in ("active", "rejected"):
+        pooled = CriticContext(ctx.corpus, ctx.index, ctx.retrieved,
+                               [PoolClaim("hyp-2026-01-01-001", status, GOOD.claim, GOOD.supporting_refs)])
+        assert "duplicate-of-pool" in fired(GOOD, pooled)
+    archived = CriticContext(ctx.corpus, ctx.index, ctx.retrieved,
+                             [PoolClaim("hyp-2026-01-01-001", "archived", GOOD.claim, GOOD.supporting_refs)])
+    assert "duplicate-of-pool" not in fired(GOOD, archived)
+
+
+def test_plain_mentions_of_people_are_not_inferences(ctx):
+    ok = change(claim=GOOD.claim + " I feed it when it has peaked.")
+    assert "sensitive-attribute" not in fired(ok, ctx)
+
+
+def test_gate_only_rejects_more(ctx):
+    engine_said_no = critic.Verdict(False, ("engine-doubt",), ("the engine's own critic said no",))
+    (verdict,) = gate([GOOD], ctx, [engine_said_no])
+    assert not verdict.accepted and verdict.rules == ("engine-doubt",)
+
+
+def test_noteworthy_only_for_soft_failures_across_folders(ctx):
+    soft = change(claim="Backpressure may state a rule that holds well beyond its own domain: “Never accept work "
+                        "faster than you can finish it.”",
+                  supporting_refs=(f"{BACKPRESSURE}#^never-faster",),
+                  grounding={"rare_terms": ["faster", "queue"], "via": None})
+    hard = change(claim=GOOD.claim + " He may be depressed.", grounding={"rare_terms": ["faster", "queue"], "via": None})
+    verdicts = gate([soft, hard], ctx)
+    assert verdicts[0].noteworthy and verdicts[0].flagged_value_reason
+    assert not verdicts[1].noteworthy
+    assert not any(v.noteworthy for v in gate([soft, soft], ctx, noteworthy_limit=0))
+    assert sum(v.noteworthy for v in gate([soft, soft], ctx)) == 1
+
+
+def test_every_rule_has_a_test():
+    import inspect
+    source = inspect.getsource(inspect.getmodule(test_each_rule_rejects_what_it_names))
+    for name, _ in critic.RULES:
+        assert f'"{name}"' in source, name

@@ -1,0 +1,204 @@
+"""A whole walk pass on real vaults: records, report, run record, log, and the invariants."""
+
+import hashlib
+import json
+import re
+import shutil
+from datetime import datetime, timezone
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from conftest import SAMPLE_VAULT, SHARED_VAULTS, write_vault
+from walker.cli import main
+from walker.corpus import Resolver, load_corpus
+from walker.pool.records import REQUIRED, validate
+from walker.pool.store import PoolStore
+from walker.walk.critic import sensitive_attribute
+from walker.walk.runner import WalkOptions, run_walk
+from walker.workspace import Workspace
+
+NOW = datetime(2026, 11, 30, 7, 0, tzinfo=timezone.utc)
+
+
+def walk(vault, **options):
+    return run_walk(Workspace.open(vault), WalkOptions(now=options.pop("now", NOW), **options))
+
+
+def digest_outside_walks(vault):
+    return {p.relative_to(vault).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(vault.rglob("*")) if p.is_file() and "walks" not in p.relative_to(vault).parts}
+
+
+@pytest.fixture
+def sample(tmp_path):
+    return shutil.copytree(SAMPLE_VAULT, tmp_path / "vault")
+
+
+def test_walk_on_the_sample_vault(sample):
+    before = digest_outside_walks(sample)
+    first = walk(sample, random_seed=1)
+    second = walk(sample, random_seed=2)
+    assert digest_outside_walks(sample) == before  # read-only: nothing outside walks/ changed
+
+    assert (first.outcome.walk_id, second.outcome.walk_id) == ("2026-11-30-001", "2026-11-30-002")
+    store = PoolStore(sample)
+    active = store.records("active")
+    assert active, "a walk on the sample vault keeps at least one hypothesis"
+    for record in active:
+        assert validate(record.data) == []
+        assert all(record.data.get(key) not in (None, "", []) for key in REQUIRED)
+        assert record.data["status"] == "active" and record.data["confidence"] in ("low", "medium")
+        assert record.data["impact_reason"]
+        assert len({r.partition("#")[0] for r in record.data["supporting_refs"]}) >= 2
+    ids = [r.id for r in store.records()]
+    assert len(ids) == len(set(ids))
+    assert (sample / "walks" / "noteworthy").is_dir()
+
+    run = yaml.safe_load((sample / "walks" / "runs" / "2026-11-30-001.yaml").read_text())
+    assert set(run["phases"]) == {"inventory", "roam", "critique"}
+    assert run["phases"]["inventory"] and run["phases"]["roam"]
+    assert len(run["phases"]["critique"]) == len(run["phases"]["roam"])
+    assert all("rules" in v["gate"] for v in run["phases"]["critique"])
+    assert run["seed"]["source"] in ("recent", "revisited", "open-question", "forgotten")
+    assert run["seed"]["path"] != yaml.safe_load((sample / "walks" / "runs" / "2026-11-30-002.yaml").read_text())["seed"]["path"]
+
+    log = (sample / "walks" / "log.md").read_text()
+    assert log.count("walk-start") == 2 and "walk-emit: [[hyp-2026-11-30-001]]" in log
+
+
+def test_every_link_in_reports_and_records_resolves(sample):
+    walk(sample, random_seed=1)
+    corpus = load_corpus(sample)
+    resolver = Resolver(f.path for f in corpus.files)
+    link = re.compile(r"!?\[\[([^\]|#]*)(#[^\]|]*)?(?:\|[^\]]*)?]]")
+    pages = list((sample / "walks" / "reports").glob("*.md")) + list((sample / "walks" / "active").glob("*.md"))
+    assert pages
+    checked = 0
+    for page in pages:
+        source = page.relative_to(sample).as_posix()
+        for target, subpath in link.findall(page.read_text()):
+            resolved = resolver.resolve(target, source).path
+            assert resolved, f"{source}: [[{target}]] does not resolve"
+            if subpath and resolved in corpus.notes:
+                from walker.corpus import find_subpath
+                assert find_subpath(corpus.notes[resolved], subpath), f"{source}: [[{target}{subpath}]]"
+            checked += 1
+    assert checked > 10
+
+
+def test_report_reads_as_the_protocol_asks(sample):
+    result = walk(sample, random_seed=1)
+    report = result.report
+    for heading in ("## Seed", "## Inventory", "## Candidate associations", "## Critic rejections", "## Notes for review"):
+        assert heading in report
+    assert f"![[{result.outcome.walk_id}.svg]]" in report
+    front = yaml.safe_load(report.split("---")[1])
+    assert set(front) >= {"title", "seed", "hypotheses"}
+    picture = (sample / "walks" / "reports" / f"{result.outcome.walk_id}.svg").read_text()
+    assert picture.startswith("<svg") and picture.count("<line") >= len(result.outcome.hypothesis_ids)
+    assert "[[hyp-2026-11-30-001" in report
+
+
+def test_determinism(tmp_path):
+    outputs = []
+    for name in ("a", "b"):
+        vault = shutil.copytree(SAMPLE_VAULT, tmp_path / name)
+        walk(vault, random_seed=5)
+        outputs.append({p.relative_to(vault / "walks").as_posix(): p.read_bytes()
+                        for p in sorted((vault / "walks").rglob("*")) if p.is_file() and p.name != ".lock"})
+    assert outputs[0] == outputs[1]
+
+
+def test_dry_run_writes_nothing(sample):
+    result = walk(sample, dry_run=True)
+    assert not (sample / "walks").exists()
+    assert "## Seed" in result.report and result.written == []
+
+
+def test_seed_options(sample):
+    by_note = walk(sample, seed_note="Backpressure", dry_run=True)
+    assert by_note.outcome.seed.path == "Systems/Backpressure.md"
+    by_text = walk(sample, seed_text="waiting before acting often beats acting at once", dry_run=True)
+    assert by_text.outcome.seed.proposition == "waiting before acting often beats acting at once"
+    assert by_text.outcome.seed.source == "given-text"
+
+
+def test_a_seed_that_invites_a_sensitive_inference(sample):
+    write_vault(sample, {"People/Marco.md": (
+        "# Marco\n\nMarco skips lunch and is anxious since the bakery fed its starter faster than it can ferment. "
+        "His family came from Sicily and he goes to church every Sunday.\n")})
+    result = walk(sample, seed_note="Marco")
+    rejected = [v for v in result.outcome.verdicts if "sensitive-attribute" in v.rules]
+    assert rejected, "the bridges quoting Marco are rejected for the inference they carry"
+    for index in result.outcome.hypothesis_ids:
+        candidate = result.outcome.candidates[index]
+        assert sensitive_attribute(candidate, None) is None, candidate.claim
+    for record in PoolStore(sample).records("active"):
+        assert not re.search(r"anxious|church|Sicily", record.data["claim"])
+
+
+def test_rejects_candidates_without_refs_and_with_absent_facts(tmp_path):
+    candidates = tmp_path / "candidates.yaml"
+    candidates.write_text(yaml.safe_dump([
+        {"id": "no-refs", "claim": "Starters and queues both fail when fed faster than they can work through it.",
+         "applies_when": ["Talking about feeding a sourdough starter on a schedule."],
+         "disconfirm_if": ["A starter that thrives when fed faster than it ferments."], "impact": "add",
+         "impact_reason": "these two notes are not linked yet", "confidence": "low"},
+        {"id": "invented", "supporting_refs": ["Kitchen/Sourdough Starter.md#^feeding-schedule",
+                                               "Systems/Backpressure.md#^never-faster"],
+         "claim": "As Netflix showed in 2016, a starter fed faster than it can ferment is like an unbounded queue.",
+         "applies_when": ["Talking about feeding a sourdough starter on a schedule."],
+         "disconfirm_if": ["A starter that thrives when fed faster than it ferments."], "impact": "add",
+         "impact_reason": "these two notes are not linked yet", "confidence": "low",
+         "grounding": {"rare_terms": ["faster"]}},
+    ]))
+    result = CliRunner().invoke(main, ["critique", str(candidates), str(SAMPLE_VAULT), "--json"])
+    assert result.exit_code == 0, result.output
+    verdicts = {v["id"]: v for v in json.loads(result.output)["verdicts"]}
+    assert not verdicts["no-refs"]["accepted"] and "no-refs" in verdicts["no-refs"]["rules"]
+    assert not verdicts["invented"]["accepted"] and verdicts["invented"]["rules"] == ["facts-absent-from-refs"]
+    assert set(verdicts["invented"]) >= {"id", "accepted", "noteworthy", "rules"}
+
+
+def test_critique_bad_file(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("just: a mapping\n")
+    result = CliRunner().invoke(main, ["critique", str(bad), str(SAMPLE_VAULT)])
+    assert result.exit_code == 2 and "list of candidate records" in result.output
+
+
+def test_init_is_idempotent_and_never_overwrites(tmp_path):
+    vault = write_vault(tmp_path, {"A.md": "x"})
+    assert CliRunner().invoke(main, ["init", str(vault)]).exit_code == 0
+    for folder in ("active", "discharged", "rejected", "archived", "noteworthy", "reports", "runs"):
+        assert (vault / "walks" / folder).is_dir()
+    assert "# walks" in (vault / "walks" / "README.md").read_text()
+    (vault / "walker.toml").write_text("# mine\n")
+    second = CliRunner().invoke(main, ["init", str(vault)])
+    assert second.exit_code == 0 and "nothing changed" in second.output
+    assert (vault / "walker.toml").read_text() == "# mine\n"
+
+
+def test_walk_cli_and_pool_commands(sample):
+    result = CliRunner().invoke(main, ["walk", str(sample), "--now", "2026-11-30T07:00", "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["walk_id"] == "2026-11-30-001" and summary["hypotheses"]
+    listed = json.loads(CliRunner().invoke(main, ["pool", "list", str(sample), "--json"]).output)["records"]
+    assert [r["id"] for r in listed if r["status"] == "active"] == summary["hypotheses"]
+    shown = json.loads(CliRunner().invoke(main, ["pool", "show", summary["hypotheses"][0], str(sample), "--json"]).output)
+    assert shown["id"] == summary["hypotheses"][0] and shown["supporting_refs"]
+    missing = CliRunner().invoke(main, ["pool", "show", "hyp-1999-01-01-001", str(sample)])
+    assert missing.exit_code == 2 and "walker pool list" in missing.output
+
+
+def test_walk_on_tasks_docs(tmp_path):
+    source = SHARED_VAULTS / "obsidian-tasks-docs"
+    if not source.is_dir():
+        pytest.skip("shared vaults are not here")
+    vault = shutil.copytree(source, tmp_path / "docs")
+    result = walk(vault, random_seed=3)
+    assert "## Candidate associations" in result.report
+    assert (vault / "walks" / "reports" / f"{result.outcome.walk_id}.md").is_file()
