@@ -1,0 +1,86 @@
+"""The pool store: ids, folder and status agreement, atomic writes, round-trip edits, the lock."""
+
+import pytest
+
+from walker.pool.records import RecordError, hypothesis_record, noteworthy_record
+from walker.pool.records import Candidate
+from walker.pool.store import PoolBusy, PoolStore, read_record
+
+CANDIDATE = Candidate(
+    claim="Two notes may share a pattern.", supporting_refs=("A.md#^x", "B.md#Y"), confidence="low", impact="add",
+    impact_reason="they are not linked yet, so this adds", applies_when=("When someone is working on A.",),
+    never_applies_when=("During an outage.",), disconfirm_if=("The passages disagree about the word.",),
+    bridge=({"path": "A.md"}, {"path": "B.md"}), title="A ↔ B",
+)
+
+
+def record(id):
+    return hypothesis_record(CANDIDATE, id=id, created="2026-11-30", seed="s", walk_id="2026-11-30-001",
+                             engine="extractive", expires_after_walks=12)
+
+
+def test_ids_are_max_plus_one_per_namespace_per_day_across_folders(tmp_path):
+    store = PoolStore(tmp_path)
+    store.ensure()
+    store.write_record("active", record("hyp-2026-11-30-001"))
+    archived = dict(record("hyp-2026-11-30-007"), status="archived")
+    store.write_record("archived", archived)
+    store.write_record("noteworthy", noteworthy_record(CANDIDATE, id="hyp-2026-11-30-noteworthy-002", created="2026-11-30",
+                                                       seed="s", walk_id="w", engine="e", rejection_reason="single-source",
+                                                       flagged_value_reason="why"))
+    assert store.next_hypothesis_id("2026-11-30") == "hyp-2026-11-30-008"
+    assert store.next_hypothesis_id("2026-12-01") == "hyp-2026-12-01-001"
+    assert store.next_noteworthy_id("2026-11-30") == "hyp-2026-11-30-noteworthy-003"
+    assert store.next_hypothesis_id("2026-11-30", {"hyp-2026-11-30-008"}) == "hyp-2026-11-30-009"
+
+
+def test_folder_and_status_must_agree(tmp_path):
+    store = PoolStore(tmp_path)
+    with pytest.raises(RecordError):
+        store.write_record("archived", record("hyp-2026-11-30-001"))
+    with pytest.raises(RecordError):
+        store.write_record("active", dict(record("hyp-2026-11-30-001"), confidence="certain"))
+
+
+def test_rewrite_keeps_reviewer_edits_comments_and_notes(tmp_path):
+    store = PoolStore(tmp_path)
+    path = store.write_record("active", record("hyp-2026-11-30-001"))
+    text = path.read_text()
+    text = text.replace("confidence: low\n", "confidence: low  # reviewer: fair\nmy_tag: keep me\n")
+    text += "I think this is about pacing.\n"
+    path.write_text(text)
+    stored = read_record(path, "active")
+    moved = store.update_record(stored, {"status": "archived"}, folder="archived")
+    assert not path.exists() and moved.parent.name == "archived"
+    after = moved.read_text()
+    assert "# reviewer: fair" in after and "my_tag: keep me" in after
+    assert after.index("id:") < after.index("claim:") < after.index("my_tag:")
+    assert after.endswith("## Reviewer notes\n\nI think this is about pacing.\n")
+    assert "status **archived**" in after
+    assert read_record(moved, "archived").data["status"] == "archived"
+
+
+def test_writes_leave_no_temporary_files(tmp_path):
+    store = PoolStore(tmp_path)
+    store.ensure()
+    store.write_record("active", record("hyp-2026-11-30-001"))
+    assert not [p for p in (tmp_path / "walks").rglob("*.tmp")]
+
+
+def test_lock_refuses_a_second_writer(tmp_path):
+    store = PoolStore(tmp_path)
+    with store.lock():
+        with pytest.raises(PoolBusy):
+            with PoolStore(tmp_path).lock():
+                pass
+    with store.lock():
+        pass
+
+
+def test_log_is_append_only(tmp_path):
+    store = PoolStore(tmp_path)
+    store.ensure()
+    store.log("first", ["walk-start: a"])
+    before = (tmp_path / "walks" / "log.md").read_text()
+    store.log("second", ["walk-start: b"])
+    assert (tmp_path / "walks" / "log.md").read_text().startswith(before)
