@@ -340,5 +340,32 @@ def pool_show(record_id: str, vault: Path, as_json: bool) -> None:
             click.echo(f"{key}: {value}")
 
 
+@main.group()
+def site() -> None:
+    """The review site: reports and the hypothesis pool, rendered by MkDocs."""
+
+
+@site.command("build")
+@vault_argument
+@click.option("-o", "--output", type=click.Path(file_okay=False, path_type=Path), help="Default: <vault>/../<vault>-site")
+def site_build(vault: Path, output: Path | None) -> None:
+    """Build the static review site; open its index.html in a browser, no server needed."""
+    from walker.site.build import build_site
+
+    target = output or vault.resolve().parent / f"{vault.resolve().name}-site"
+    index = build_site(vault, target)
+    click.echo(f"built {index}")
+
+
+@site.command("serve")
+@vault_argument
+@click.option("-a", "--address", default="127.0.0.1:8000", show_default=True)
+def site_serve(vault: Path, address: str) -> None:
+    """Serve the review site on this machine, rebuilding when walks change."""
+    from walker.site.build import serve_site
+
+    serve_site(vault, address)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

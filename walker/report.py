@@ -93,7 +93,7 @@ def _inventory(outcome: WalkOutcome) -> str:
         entries = [e for e in outcome.inventory if e.group == group]
         if not entries:
             continue
-        lines.append(f"**{labels[group]}**")
+        lines += [f"**{labels[group]}**", ""]
         for entry in entries:
             terms = ", ".join(entry.key_terms[:4])
             line = f"- {ref_link(entry.sentence_ref)} ({terms}): “{entry.sentence}”"
@@ -169,25 +169,27 @@ def _review_notes(outcome: WalkOutcome) -> str:
 
 # --- the picture ------------------------------------------------------------------
 
-RINGS = {"near": 120, "middle": 205, "far": 285}
+RINGS = {"near": 125, "middle": 215, "far": 300}
 COLOURS = {"seed": "#b5523b", "near": "#3f6e9e", "middle": "#6b8e4e", "far": "#8a5fa8"}
 
 
 def render_picture(outcome: WalkOutcome) -> str:
     """An SVG of the walk: rings for the groups, a dot per item, the surviving bridges drawn."""
-    size, centre = 760, 380
+    width, height = 980, 760
+    centre_x, centre = width / 2, height / 2
     hood = outcome.neighbourhood
-    position: dict[str, tuple[float, float]] = {hood.seed.path: (centre, centre)}
+    position: dict[str, tuple[float, float]] = {hood.seed.path: (centre_x, centre)}
     shapes: list[str] = []
     for group, radius in RINGS.items():
-        shapes.append(f'<circle cx="{centre}" cy="{centre}" r="{radius}" fill="none" stroke="#d8d2c4" '
+        shapes.append(f'<circle cx="{centre_x}" cy="{centre}" r="{radius}" fill="none" stroke="#d8d2c4" '
                       f'stroke-dasharray="4 5"/>')
-        shapes.append(f'<text x="{centre}" y="{centre - radius - 6}" text-anchor="middle" class="ring">{group}</text>')
+        shapes.append(f'<text x="{centre_x}" y="{centre - radius - 6}" text-anchor="middle" class="ring">{group}</text>')
     for offset, group in enumerate(RINGS):
         items = getattr(hood, group)
         for i, item in enumerate(items):
-            angle = 2 * math.pi * (i + 0.5 * offset) / max(len(items), 1) - math.pi / 2
-            x = centre + RINGS[group] * math.cos(angle)
+            # Half a step off the vertical, so the top of each ring stays free for its label.
+            angle = 2 * math.pi * (i + 0.5 + 0.25 * offset) / max(len(items), 1) - math.pi / 2
+            x = centre_x + RINGS[group] * math.cos(angle)
             y = centre + RINGS[group] * math.sin(angle)
             position[item.path] = (x, y)
     bridges = []
@@ -203,22 +205,22 @@ def render_picture(outcome: WalkOutcome) -> str:
         for item in getattr(hood, group):
             x, y = position[item.path]
             title = item.path.rsplit("/", 1)[-1].removesuffix(".md")
-            anchor = "start" if x >= centre - 1 else "end"
+            anchor = "start" if x >= centre_x - 1 else "end"
             dx = 9 if anchor == "start" else -9
             shapes.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="{COLOURS[group]}"><title>{escape(item.reason)}</title></circle>')
             shapes.append(f'<text x="{x + dx:.1f}" y="{y + 4:.1f}" text-anchor="{anchor}">{escape(_short(title))}</text>')
     seed_title = hood.seed.path.rsplit("/", 1)[-1].removesuffix(".md")
-    shapes.append(f'<circle cx="{centre}" cy="{centre}" r="13" fill="{COLOURS["seed"]}"/>')
-    shapes.append(f'<text x="{centre}" y="{centre + 32}" text-anchor="middle" class="seed">{escape(_short(seed_title, 30))}</text>')
-    legend = (f'<text x="16" y="{size - 16}" class="legend">thick lines: hypotheses kept · dashed: candidates the critic '
-              f'rejected · walk {escape(outcome.walk_id)}</text>')
+    shapes.append(f'<circle cx="{centre_x}" cy="{centre}" r="13" fill="{COLOURS["seed"]}"/>')
+    shapes.append(f'<text x="{centre_x}" y="{centre + 32}" text-anchor="middle" class="seed">{escape(_short(seed_title, 30))}</text>')
+    legend = (f'<text x="16" y="{height - 16}" class="legend">red lines: hypotheses kept · dashed: candidates the critic '
+              f'rejected · blue near · green middle · purple far · walk {escape(outcome.walk_id)}</text>')
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {size} {size}" width="{size}" height="{size}" '
-        f'font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="12">\n'
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
+        f'font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="13">\n'
         f'<title>Walk {escape(outcome.walk_id)} from {escape(seed_title)}</title>\n'
-        '<style>text{fill:#2d2a26} .ring{fill:#9a927f;font-size:11px;letter-spacing:.08em} '
-        '.seed{font-weight:600;font-size:14px} .legend{fill:#7a7366;font-size:11px}</style>\n'
-        f'<rect width="{size}" height="{size}" rx="14" fill="#fbf8f1"/>\n' + "\n".join(shapes) + "\n" + legend + "\n</svg>\n"
+        '<style>text{fill:#2d2a26} .ring{fill:#9a927f;font-size:12px;letter-spacing:.08em} '
+        '.seed{font-weight:600;font-size:15px} .legend{fill:#7a7366;font-size:12px}</style>\n'
+        f'<rect width="{width}" height="{height}" rx="14" fill="#fbf8f1"/>\n' + "\n".join(shapes) + "\n" + legend + "\n</svg>\n"
     )
 
 

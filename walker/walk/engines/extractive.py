@@ -23,6 +23,7 @@ DAILY = re.compile(r"\d{4}-\d{2}-\d{2}")
 ROAM_SIZE = 10
 MAX_KEPT = 3
 ECHOES = 2
+LIST_LIKE = 8
 
 
 class ExtractiveEngine:
@@ -57,6 +58,8 @@ class ExtractiveEngine:
             if not rare and not via:
                 continue
             candidate = self._bridge(context, a, b, rare, via)
+            if any(_listiness(quote) >= LIST_LIKE for quote in _quotes(candidate.claim)):
+                continue  # an ingredient list or a table row is not a claim worth bridging
             scored.append((_strength(candidate), a.path, b.path, candidate))
         scored.sort(key=lambda s: (-s[0], s[1], s[2]))
         used: dict[str, int] = {}
@@ -170,13 +173,21 @@ def _sentence_with(context: WalkContext, entry: InventoryEntry, terms: list[str]
             hits = sum(_has_word(sentence, t) for t in terms)
             length = len(sentence.split())
             # Prose over lists: a sentence full of numbers and commas is an ingredient list, not a claim.
-            listiness = len(re.findall(r"\d", sentence)) + sentence.count(",") + 2 * sentence.count(":")
-            score = 10 * hits - listiness
+            score = 10 * hits - _listiness(sentence)
             if hits and 5 <= length <= 60 and (best is None or (score, -position) > (best[0], best[1])):
                 best = (score, -position, sentence, paragraph)
     if best is None:
         return entry.sentence, entry.sentence_ref
     return best[2], paragraph_ref(note, best[3])
+
+
+def _listiness(sentence: str) -> int:
+    """Digits, commas and colons: high for ingredient lists and table rows, low for prose."""
+    return len(re.findall(r"\d", sentence)) + sentence.count(",") + 2 * sentence.count(":")
+
+
+def _quotes(claim: str) -> list[str]:
+    return re.findall(r"“([^”]*)”", claim)
 
 
 def _has_word(text: str, word: str) -> bool:

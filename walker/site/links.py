@@ -1,0 +1,128 @@
+"""Wikilinks to site links, with walker's own resolver.
+
+A link to something the site has (a report, a record, a cited note, a picture)
+becomes a relative Markdown link that MkDocs checks with ``--strict``; a link to
+anything else opens the note in Obsidian (``obsidian://open``).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+from urllib.parse import quote
+
+from markdown.extensions.toc import slugify
+
+from walker.corpus import Resolver, find_subpath
+from walker.corpus.model import Block, Corpus, Heading
+
+WIKILINK = re.compile(r"(!?)\[\[([^\]\n]+?)]]")
+BLOCK_ID_AT_END = re.compile(r"(?<=\s)\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
+FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+
+
+def obsidian_url(vault_name: str, vault_path: str) -> str:
+    """Opens a vault file in Obsidian: ``obsidian://open?vault=…&file=…`` with ``/`` encoded."""
+    return f"obsidian://open?vault={quote(vault_name, safe='')}&file={quote(vault_path.removesuffix('.md'), safe='')}"
+
+
+def block_anchor(block_id: str) -> str:
+    return f"block-{block_id.lower()}"
+
+
+def heading_anchor(text: str) -> str:
+    """The id Python-Markdown's toc gives a heading (the default slugify MkDocs uses)."""
+    return slugify(plain_heading(text), "-")
+
+
+def plain_heading(text: str) -> str:
+    """Heading text as the page shows it: wikilinks read as their alias, a trailing block id gone."""
+    text = BLOCK_ID_AT_END.sub("", text).strip()
+    return WIKILINK.sub(lambda m: _label(m.group(2)), text)
+
+
+class SiteLinks:
+    """Knows which vault files have a page or an asset in the site, and where."""
+
+    def __init__(self, corpus: Corpus, vault_name: str, pages: dict[str, str],
+                 inline_blocks: dict[str, set[str]]) -> None:
+        self.corpus = corpus
+        self.vault_name = vault_name
+        self.pages = pages  # vault path -> site path (pages and assets)
+        self.inline_blocks = inline_blocks  # note path -> block ids that end a paragraph or list item
+        self.resolver = Resolver(f.path for f in corpus.files)
+
+    def obsidian_url(self, vault_path: str) -> str:
+        return obsidian_url(self.vault_name, vault_path)
+
+    def convert(self, markdown: str, vault_source: str, site_page: str) -> str:
+        """Rewrite every wikilink outside code in ``markdown`` written in ``vault_source``."""
+        return _outside_code(markdown, lambda text: WIKILINK.sub(lambda m: self._link(m, vault_source, site_page), text))
+
+    def _link(self, match: re.Match[str], source: str, page: str) -> str:
+        embed, inner = match.group(1) == "!", match.group(2)
+        target, _, alias = inner.replace("\\|", "|").partition("|")
+        linkpath, _, subpath = target.strip().partition("#")
+        resolved = self.resolver.resolve(linkpath.strip(), source).path
+        label = alias.strip() or _label(inner)
+        if resolved is None:
+            return f"*{_escape(label)}*"
+        site = self.pages.get(resolved)
+        if embed and site and not resolved.endswith(".md"):
+            return f"![{_escape(alias.strip() if alias.strip() and not alias.strip().isdigit() else '')}]({self.relative(page, site)})"
+        if site is None:
+            return f"[{_escape(label)}]({self.obsidian_url(resolved)})"
+        anchor = self._anchor(resolved, subpath) if subpath else ""
+        return f"[{_escape(label)}]({self.relative(page, site)}{anchor})"
+
+    def _anchor(self, path: str, subpath: str) -> str:
+        note = self.corpus.notes.get(path)
+        if note is None:
+            return ""
+        found = find_subpath(note, "#" + subpath)
+        if isinstance(found, Block) and self.has_block_anchor(path, found.id):
+            return "#" + block_anchor(found.id)
+        if isinstance(found, Heading):
+            return "#" + heading_anchor(found.text)
+        return ""
+
+    def has_block_anchor(self, path: str, block_id: str) -> bool:
+        """Inline block ids become anchors; a standalone ``^id`` under a table cannot carry one."""
+        return block_id in self.inline_blocks.get(path, set())
+
+    @staticmethod
+    def relative(page: str, target: str) -> str:
+        return quote(posixpath.relpath(target, posixpath.dirname(page) or "."))
+
+
+def _label(inner: str) -> str:
+    target, _, alias = inner.replace("\\|", "|").partition("|")
+    if alias.strip():
+        return alias.strip()
+    parts = [p for p in target.split("#") if p]
+    name = parts[0].rsplit("/", 1)[-1] if parts and not target.startswith("#") else ""
+    rest = [p.lstrip("^") for p in (parts[1:] if name else parts)]
+    return " › ".join([name, *rest] if name else rest) or target
+
+
+def _escape(label: str) -> str:
+    return label.replace("[", "\\[").replace("]", "\\]")
+
+
+def _outside_code(markdown: str, rewrite: Callable[[str], str]) -> str:
+    """Apply ``rewrite`` to every line outside fenced code, and outside inline code spans."""
+    out, fence = [], None
+    for line in markdown.split("\n"):
+        opened = FENCE.match(line)
+        if fence:
+            fence = None if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence) else fence
+            out.append(line)
+            continue
+        if opened:
+            fence = opened.group(1)
+            out.append(line)
+            continue
+        parts = re.split(r"(`+[^`]*`+)", line)
+        out.append("".join(p if p.startswith("`") else rewrite(p) for p in parts))
+    return "\n".join(out)

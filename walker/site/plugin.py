@@ -1,0 +1,67 @@
+"""The MkDocs plugin: thin glue that hands walker's generated pages to MkDocs.
+
+All pages come from ``walker.site.pages`` (walker's own code). The plugin adds
+them as generated files, points "Edit" buttons at the vault through
+``obsidian://``, and insists on the sanitising Markdown extension: a site of
+untrusted notes is never built without it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs.config import config_options
+from mkdocs.config.base import Config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.pages import Page
+
+from walker.site.markdown_ext import SafeHtmlExtension
+from walker.site.links import obsidian_url
+from walker.site.pages import Site, generate_site
+
+FORBIDDEN_EXTENSIONS = ("pymdownx.snippets", "pymdownx.b64")
+
+
+class WalkerSiteConfig(Config):
+    vault = config_options.Type(str, default="")
+    vault_name = config_options.Type(str, default="")
+
+
+class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
+    site: Site | None = None
+
+    def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        if not self.config.vault:
+            raise PluginError("walker: set `vault:` under the walker plugin to the vault folder")
+        vault = Path(self.config.vault)
+        if not vault.is_absolute():
+            vault = Path(config.config_file_path).parent / vault
+        if not vault.is_dir():
+            raise PluginError(f"walker: vault folder {vault} does not exist")
+        for name in FORBIDDEN_EXTENSIONS:
+            if name in config.markdown_extensions:
+                raise PluginError(f"walker: {name} reads files from disk; it must not run on vault notes")
+        config.markdown_extensions.append(SafeHtmlExtension())  # type: ignore[arg-type]
+        self.site = generate_site(vault, self.config.vault_name or None)
+        if not config.nav:
+            config.nav = self.site.nav
+        return config
+
+    def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
+        assert self.site is not None
+        for page in self.site.pages:
+            inclusion = InclusionLevel.INCLUDED if page.in_nav else InclusionLevel.NOT_IN_NAV
+            files.append(File.generated(config, page.path, content=page.markdown, inclusion=inclusion))
+        for asset in self.site.assets:
+            files.append(File.generated(config, asset.path, abs_src_path=str(asset.source)))
+        return files
+
+    def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
+        """The page's Edit button opens the vault file behind it in Obsidian."""
+        assert self.site is not None
+        source = self.site.sources.get(page.file.src_uri)
+        page.edit_url = obsidian_url(self.site.vault_name, source) if source else None
+        return page
