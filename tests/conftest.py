@@ -15,6 +15,11 @@ def isolated_cache(tmp_path_factory, monkeypatch):
     monkeypatch.delenv("WALKER_VAULT", raising=False)
 
 
+def copy_vault_files(source: Path, destination: Path) -> Path:
+    """A copy of a vault without walker's output (a demo run may have left walks/ in sample-vault)."""
+    return Path(shutil.copytree(source, destination, symlinks=True, ignore=shutil.ignore_patterns("walks")))
+
+
 def write_vault(root: Path, files: dict[str, str | bytes]) -> Path:
     for path, content in files.items():
         target = root / path
@@ -34,6 +39,6 @@ def copy_vault(tmp_path):
         source = SAMPLE_VAULT if name == "sample" else SHARED_VAULTS / name
         if not source.is_dir():
             pytest.skip(f"{source} is not here")
-        return Path(shutil.copytree(source, tmp_path / name, symlinks=True))
+        return copy_vault_files(source, tmp_path / name)
 
     return copy

@@ -10,7 +10,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from conftest import SAMPLE_VAULT, SHARED_VAULTS, write_vault
+from conftest import copy_vault_files, SAMPLE_VAULT, SHARED_VAULTS, write_vault
 from walker.cli import main
 from walker.corpus import Resolver, load_corpus
 from walker.pool.records import REQUIRED, validate
@@ -33,7 +33,7 @@ def digest_outside_walks(vault):
 
 @pytest.fixture
 def sample(tmp_path):
-    return shutil.copytree(SAMPLE_VAULT, tmp_path / "vault")
+    return copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
 
 
 def test_walk_on_the_sample_vault(sample):
@@ -104,7 +104,7 @@ def test_report_reads_as_the_protocol_asks(sample):
 def test_determinism(tmp_path):
     outputs = []
     for name in ("a", "b"):
-        vault = shutil.copytree(SAMPLE_VAULT, tmp_path / name)
+        vault = copy_vault_files(SAMPLE_VAULT, tmp_path / name)
         walk(vault, random_seed=5)
         outputs.append({p.relative_to(vault / "walks").as_posix(): p.read_bytes()
                         for p in sorted((vault / "walks").rglob("*")) if p.is_file() and p.name != ".lock"})
@@ -198,7 +198,7 @@ def test_walk_on_tasks_docs(tmp_path):
     source = SHARED_VAULTS / "obsidian-tasks-docs"
     if not source.is_dir():
         pytest.skip("shared vaults are not here")
-    vault = shutil.copytree(source, tmp_path / "docs")
+    vault = copy_vault_files(source, tmp_path / "docs")
     result = walk(vault, random_seed=3)
     assert "## Candidate associations" in result.report
     assert (vault / "walks" / "reports" / f"{result.outcome.walk_id}.md").is_file()

@@ -21,7 +21,7 @@ from walker.config import cache_dir
 from walker.corpus.model import Corpus
 from walker.corpus.text import Paragraph, read_paragraphs, strip_tags
 
-INDEX_VERSION = 4
+INDEX_VERSION = 5
 TITLE_WEIGHT = 3
 TOKEN_PATTERN = r"(?u)\b[^\W\d_][^\W\d_'-]{2,}\b"  # words of three letters or more, no numbers
 # Everyday words that are rare in a small vault only by chance: never a thread between two notes.

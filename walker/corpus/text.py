@@ -21,6 +21,8 @@ _EMBED = re.compile(r"!\[\[[^\]\n]*]]|!\[[^\]\n]*]\([^)\n]*\)")
 _WIKILINK = re.compile(r"\[\[([^\]|\n]*?)(?:\\?\|([^\]\n]*))?]]")
 _MD_LINK = re.compile(r"\[([^\]\n]*)]\([^)\n]*\)")
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_HTML_TAG = re.compile(r"</?[A-Za-z][^>\n]*>")
+_SCRIPT = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
 _BLOCK_ID = re.compile(r"\s\^([A-Za-z0-9-]+)\s*$")
 _LINE_PREFIX = re.compile(r"^\s*(?:>\s*)*(?:\[![^\]]*][+-]?\s*)?(?:[-*+]\s+(?:\[.\]\s+)?|\d+[.)]\s+)?")
 _EMPHASIS = re.compile(r"(\*\*|__|==|~~|\*|`)")
@@ -95,7 +97,8 @@ def _paragraph(lines: list[tuple[int, str]]) -> Paragraph:
 
 def plain(markdown: str) -> str:
     """One line of Markdown as the words a reader sees."""
-    text = _EMBED.sub(" ", markdown)
+    text = _HTML_TAG.sub(" ", _SCRIPT.sub(" ", markdown))  # a reader of the note sees the text, not the tags
+    text = _EMBED.sub(" ", text)
     text = _WIKILINK.sub(lambda m: (m.group(2) or m.group(1).split("#")[0].split("/")[-1] or m.group(1).lstrip("#")), text)
     text = _MD_LINK.sub(r"\1", text)
     text = _EMPHASIS.sub("", text)

@@ -16,8 +16,10 @@ from markdown.extensions.toc import slugify
 
 from walker.corpus import Resolver, find_subpath
 from walker.corpus.model import Block, Corpus, Heading
+from walker.corpus.parse import decode_uri, is_internal_url
 
 WIKILINK = re.compile(r"(!?)\[\[([^\]\n]+?)]]")
+MARKDOWN_LINK = re.compile(r"(!?)\[([^\]\n]*)]\((<[^>\n]+>|[^)\s]+)(\s+\"[^\"\n]*\")?\)")
 BLOCK_ID_AT_END = re.compile(r"(?<=\s)\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
 FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 
@@ -58,7 +60,30 @@ class SiteLinks:
 
     def convert(self, markdown: str, vault_source: str, site_page: str) -> str:
         """Rewrite every wikilink outside code in ``markdown`` written in ``vault_source``."""
-        return _outside_code(markdown, lambda text: WIKILINK.sub(lambda m: self._link(m, vault_source, site_page), text))
+        def rewrite(text: str) -> str:
+            # Markdown links first: the links written for wikilinks must not be rewritten again.
+            text = MARKDOWN_LINK.sub(lambda m: self._markdown_link(m, vault_source, site_page), text)
+            return WIKILINK.sub(lambda m: self._link(m, vault_source, site_page), text)
+
+        return _outside_code(markdown, rewrite)
+
+    def _markdown_link(self, match: re.Match[str], source: str, page: str) -> str:
+        """A relative Markdown link or image in a note, pointed at the site or at Obsidian."""
+        embed, label, url = match.group(1) == "!", match.group(2), match.group(3).strip("<>")
+        if not is_internal_url(url) or url.startswith("#"):
+            return match.group(0)
+        decoded = decode_uri(url)
+        if decoded is None:
+            return match.group(0)
+        linkpath, _, subpath = decoded.partition("#")
+        resolved = self.resolver.resolve(linkpath, source).path
+        if resolved is None:
+            return f"*{_escape(label) or _escape(linkpath)}*"
+        site = self.pages.get(resolved)
+        if site is None:
+            return f"[{_escape(label) or _escape(linkpath)}]({self.obsidian_url(resolved)})"
+        anchor = self._anchor(resolved, subpath) if subpath else ""
+        return f"{'!' if embed else ''}[{label}]({self.relative(page, site)}{anchor})"
 
     def _link(self, match: re.Match[str], source: str, page: str) -> str:
         embed, inner = match.group(1) == "!", match.group(2)

@@ -1,0 +1,148 @@
+"""The review site: strict builds, converted links, sanitised note text."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from conftest import copy_vault_files, ROOT, SAMPLE_VAULT, SHARED_VAULTS, write_vault
+from walker.site.build import build_site
+from walker.site.markdown_ext import sanitize
+from walker.walk.runner import WalkOptions, run_walk
+from walker.workspace import Workspace
+
+NOW = datetime(2026, 11, 30, 7, 0, tzinfo=timezone.utc)
+
+XSS_NOTES = {
+    "Kitchen/Danger.md": (
+        "# Danger\n\n"
+        "A starter fed faster than it can ferment never peaks. <script>alert('script')</script>\n\n"
+        "<img src=x onerror=\"alert('onerror')\">\n\n"
+        "[click me](javascript:alert('link')) and [[Sourdough Starter]]\n\n"
+        "Hover this paragraph.\n{: onmouseover=\"alert('attr')\" }\n\n"
+        "<div onclick=\"alert('div')\">block html</div>\n\n"
+        "Worth a look: the queue is fed faster than it can work. ^danger-block\n"
+    ),
+}
+
+
+def walked_copy(tmp_path: Path, source: Path = SAMPLE_VAULT, name: str = "vault", walks: int = 2, extra=None) -> Path:
+    vault = copy_vault_files(source, tmp_path / name)
+    if extra:
+        write_vault(vault, extra)
+    for n in range(walks):
+        seed = "Danger" if extra and n == 0 else None
+        run_walk(Workspace.open(vault), WalkOptions(now=NOW.replace(hour=7 + n), random_seed=n, seed_note=seed))
+    return vault
+
+
+def html_outside_code(site: Path) -> dict[str, str]:
+    pages = {}
+    for page in site.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        pages[page.relative_to(site).as_posix()] = re.sub(r"<(code|pre)\b.*?</\1>", "", text, flags=re.DOTALL)
+    return pages
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("site")
+    vault = walked_copy(tmp, extra=XSS_NOTES)
+    build_site(vault, tmp / "site")
+    return vault, tmp / "site"
+
+
+def test_strict_build_has_every_page(built):
+    vault, site = built
+    for page in ("index.html", "reports/index.html", "hypotheses/index.html", "review.html", "log.html",
+                 "how-to-review.html", "search/search_index.js"):
+        assert (site / page).is_file(), page
+    records = list((vault / "walks" / "active").glob("hyp-*.md"))
+    assert records and all((site / "hypotheses" / f"{r.stem}.html").is_file() for r in records)
+    assert list((site / "notes").rglob("*.html"))
+    assert list((site / "reports").glob("*.svg"))
+
+
+def test_no_wikilink_survives_outside_code(built):
+    _, site = built
+    for name, html in html_outside_code(site).items():
+        assert "[[" not in html, name
+
+
+def test_links_to_notes_outside_the_site_open_obsidian(built):
+    _, site = built
+    note = (site / "notes" / "Kitchen" / "Danger.html").read_text()
+    assert 'href="obsidian://open?vault=vault&amp;file=Kitchen%2FSourdough%20Starter"' in note or \
+        'href="../Kitchen/Sourdough%20Starter.html"' in note or "Sourdough%20Starter.html" in note
+
+
+def test_anchors_in_links_exist(built):
+    _, site = built
+    for page in site.rglob("*.html"):
+        text = page.read_text()
+        for href in re.findall(r'href="([^"#:]+\.html)#([^"]+)"', text):
+            target = (page.parent / href[0].replace("%20", " ")).resolve()
+            assert f'id="{href[1]}"' in target.read_text(), (page, href)
+
+
+def test_note_text_is_inert(built):
+    _, site = built
+    html = (site / "notes" / "Kitchen" / "Danger.html").read_text()
+    body = html[html.index('<article'):html.index("</article>")]
+    assert "<script" not in body
+    assert not re.search(r"<[^>]*\son\w+\s*=", body), "an event handler survived"
+    assert not re.search(r"""(href|src)\s*=\s*["']?\s*javascript:""", body, re.IGNORECASE)
+    assert "&lt;script&gt;" in body  # shown as text, not dropped silently
+    assert 'id="block-danger-block"' in body
+
+
+def test_sanitizer_allowlist():
+    dirty = '<p onclick="x()">hi<script>x()</script><a href="javascript:x()">a</a><a href="obsidian://open?vault=v">o</a></p>'
+    clean = sanitize(dirty)
+    assert "onclick" not in clean and "<script" not in clean and "javascript:" not in clean
+    assert 'href="obsidian://open?vault=v"' in clean
+
+
+def test_snippets_extension_is_refused(tmp_path):
+    vault = write_vault(tmp_path / "v", {f"n{i}.md": "x" for i in range(3)})
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(f"site_name: x\ndocs_dir: {ROOT / 'site-templates' / 'pages'}\nsite_dir: {tmp_path / 'out'}\n"
+                      f"markdown_extensions: [pymdownx.snippets]\nplugins: [walker: {{vault: {vault}}}]\n")
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-f", str(config)], capture_output=True, text=True,
+                            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert result.returncode != 0 and "pymdownx.snippets" in result.stderr
+
+
+def test_top_level_mkdocs_yml_builds_sample_vault_strict(tmp_path):
+    vault = walked_copy(tmp_path, name="sample-vault", walks=1)
+    shutil.copy(ROOT / "mkdocs.yml", tmp_path / "mkdocs.yml")
+    os.symlink(ROOT / "site-templates", tmp_path / "site-templates")
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict"], cwd=tmp_path, capture_output=True,
+                            text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "site" / "index.html").is_file() and vault.is_dir()
+
+
+def test_site_build_on_a_walked_tasks_docs(tmp_path):
+    source = SHARED_VAULTS / "obsidian-tasks-docs"
+    if not source.is_dir():
+        pytest.skip("shared vaults are not here")
+    vault = walked_copy(tmp_path, source=source, name="docs", walks=1)
+    index = build_site(vault, tmp_path / "site")
+    assert index.is_file()
+    for name, html in html_outside_code(tmp_path / "site").items():
+        assert "[[" not in html, name
+
+
+def test_site_cli_on_a_missing_vault(tmp_path):
+    from click.testing import CliRunner
+
+    from walker.cli import main
+
+    result = CliRunner().invoke(main, ["site", "build", str(tmp_path / "nope"), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2 and "no such folder" in result.output

@@ -1,0 +1,132 @@
+"""The review site in headless Chromium, opened from file:// as a reviewer would.
+
+Needs Debian's chromium (.ci/run installs it). Every request that is not file://
+is recorded and refused; any dialog (an alert from note text) fails the test.
+"""
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from test_site import XSS_NOTES, walked_copy
+from walker.site.build import build_site
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+if not CHROMIUM:
+    if os.environ.get("CI"):
+        raise RuntimeError("CI must install Debian's chromium for the browser tests")
+    pytest.skip("no chromium on this machine", allow_module_level=True)
+
+playwright = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("browser")
+    vault = walked_copy(tmp, extra=XSS_NOTES)
+    build_site(vault, tmp / "site")
+    return tmp / "site"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--no-first-run", "--disable-sync"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.external = []
+    page.dialogs = []
+
+    def route(r):
+        if r.request.url.startswith(("file:", "data:", "blob:", "about:")):
+            r.continue_()
+        else:
+            page.external.append(r.request.url)
+            r.abort()
+
+    page.route("**/*", route)
+    page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
+    yield page
+    context.close()
+
+
+def test_reviewer_journey(site, page):
+    page.goto((site / "index.html").as_uri())
+    assert "Walks in" in page.inner_text("h1")
+
+    walks = page.locator("article li", has_text=re.compile(r"kept [1-9]"))
+    walks.first.locator("a[href^='reports/2']").click()
+    page.wait_for_load_state()
+    assert "/reports/" in page.url and page.locator("img[src$='.svg']").count() == 1
+    assert page.evaluate("() => { const i = document.querySelector(\"img[src$='.svg']\"); return i.complete && i.naturalWidth > 0 }")
+
+    page.locator("article a[href*='hypotheses/hyp-']").first.click()
+    page.wait_for_load_state()
+    assert "/hypotheses/hyp-" in page.url
+    claim = page.inner_text("article blockquote")
+    assert claim
+
+    evidence = page.locator("article a[href*='notes/']").first
+    href = evidence.get_attribute("href")
+    evidence.click()
+    page.wait_for_load_state()
+    assert "/notes/" in page.url
+    if "#" in href:
+        anchor = href.split("#", 1)[1]
+        assert page.locator(f"[id='{anchor}']").count() == 1, anchor
+
+    word = max(re.findall(r"[A-Za-z]{6,}", claim), key=len)
+    page.keyboard.press("/")
+    page.keyboard.type(word)
+    page.wait_for_function("document.querySelectorAll('.md-search-result__item').length > 0", timeout=10000)
+    page.screenshot(path=str(site.parent / "search.png"))
+    assert word.lower() in page.locator(".md-search-result__item").first.text_content().lower()
+
+    before = page.get_attribute("body", "data-md-color-scheme")
+    page.keyboard.press("Escape")
+    page.locator("label.md-header__button[for^='__palette']:visible").first.click()
+    after = page.get_attribute("body", "data-md-color-scheme")
+    assert before != after
+
+    assert page.external == []
+    assert page.dialogs == []
+
+
+def test_hostile_note_runs_nothing(site, page):
+    page.goto((site / "notes" / "Kitchen" / "Danger.html").as_uri())
+    page.hover("text=Hover this paragraph.")
+    page.click("text=click me")
+    page.wait_for_timeout(300)
+    assert page.dialogs == [] and page.external == []
+
+
+def test_review_queue_and_hypotheses_tables(site, page):
+    page.goto((site / "hypotheses" / "index.html").as_uri())
+    assert page.locator("article table a[href^='hyp-']").count() >= 1
+    page.goto((site / "review.html").as_uri())
+    text = page.inner_text("article")
+    if "Nothing to review" not in text:
+        assert "rejection_reason" in text and "flagged_value_reason" in text and "human_review_outcome" in text
+        assert page.locator("a[href^='obsidian://open?vault=']").count() >= 1
+    assert page.external == [] and page.dialogs == []
+
+
+def test_screenshots_for_review(site, page, tmp_path_factory):
+    """Pictures of the main pages, kept under the pytest temp folder for a person to look at."""
+    out = Path(tmp_path_factory.getbasetemp()) / "screenshots"
+    out.mkdir(exist_ok=True)
+    for name in ("index.html", "hypotheses/index.html", "review.html", "log.html"):
+        page.goto((site / name).as_uri())
+        page.screenshot(path=str(out / (name.replace("/", "-") + ".png")), full_page=True)
+    assert len(list(out.glob("*.png"))) == 4
