@@ -180,17 +180,17 @@ def _reports_index(reports: list[Path], runs: list[dict[str, Any]]) -> str:
 
 
 def _hypotheses_index(records: list[StoredRecord], ages: dict[str, int]) -> str:
-    lines = ["# Hypotheses", "", "Every record in the pool, by status. Open one to read its evidence.", ""]
+    lines = ["# Hypotheses", "", "Every record in the pool, by status; age is counted in walks. Open one to read its evidence.", ""]
     for status in (*STATUSES, "rejected-but-noteworthy"):
         group = [r for r in records if r.data.get("status") == status]
         lines += [f"## {STATUS_TITLES[status]}", ""]
         if not group:
             lines += ["None.", ""]
             continue
-        lines += ["| Id | Claim | Confidence | Impact | Refs | Age (walks) |", "|---|---|---|---|---|---|"]
+        lines += ["| Id | Claim | Confidence | Impact | Refs | Age |", "|---|---|---|---|--:|--:|"]
         for r in group:
             refs = len(r.data.get("supporting_refs") or [])
-            lines.append(f"| [{r.id}]({r.path.name}) | {_cell(_short(str(r.data.get('claim', '')), 180))} | "
+            lines.append(f"| [{r.id.removeprefix('hyp-')}]({r.path.name}) | {_cell(_short(str(r.data.get('claim', '')), 110))} | "
                          f"{_cell(str(r.data.get('confidence') or '–'))} | {_cell(str(r.data.get('impact') or '–'))} | "
                          f"{refs} | {ages.get(str(r.data.get('walk')), 0)} |")
         lines.append("")
