@@ -42,7 +42,7 @@ elif mode == "neighbors":
     from walker.wander import Seed, neighbourhood, propose
     path = sorted(ws.corpus.notes)[len(ws.corpus.notes) // 3]
     proposition, ref = propose(ws.index, ws.corpus.notes[path])
-    hood = neighbourhood(ws.corpus, ws.index, ws.graph, Seed(path, proposition, ref, "given", ""), ws.wander_settings, 1)
+    hood = neighbourhood(ws.corpus, ws.index, ws.links, Seed(path, proposition, ref, "given", ""), ws.wander_settings, 1)
     detail = {"near": len(hood.near), "middle": len(hood.middle), "far": len(hood.far)}
 else:
     from walker.walk.runner import WalkOptions, run_walk

@@ -14,7 +14,7 @@ from walker.workspace import Workspace
 
 def walk_from(ws, path, random_seed=0):
     proposition, ref = propose(ws.index, ws.corpus.notes[path])
-    return neighbourhood(ws.corpus, ws.index, ws.graph, Seed(path, proposition, ref, "given", ""),
+    return neighbourhood(ws.corpus, ws.index, ws.links, Seed(path, proposition, ref, "given", ""),
                          ws.wander_settings, random_seed)
 
 
@@ -90,7 +90,7 @@ def test_refs_point_into_the_note(sample):
 
 
 def test_seed_sources(sample):
-    found = candidate_seeds(sample.corpus, sample.index, sample.graph, datetime(2026, 11, 30))
+    found = candidate_seeds(sample.corpus, sample.index, sample.links, datetime(2026, 11, 30))
     assert set(found) == {"recent", "revisited", "open-question", "forgotten"}
     assert found["open-question"][0].path == "Questions.md"
     assert "Kitchen/Mise en Place.md" in [s.path for s in found["forgotten"]]
@@ -100,7 +100,7 @@ def test_seed_sources(sample):
 
 def test_seed_rotation_and_no_reuse(sample):
     import random
-    found = candidate_seeds(sample.corpus, sample.index, sample.graph, datetime(2026, 11, 30))
+    found = candidate_seeds(sample.corpus, sample.index, sample.links, datetime(2026, 11, 30))
     first = choose_seed(found, 2, [], random.Random(0))
     assert first.source == "open-question"
     again = choose_seed(found, 2, [first.path], random.Random(0))

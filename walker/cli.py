@@ -197,7 +197,7 @@ def neighbors(note: str, vault: Path, random_seed: int, as_json: bool) -> None:
     path = ws.find_note(note)
     proposition, ref = propose(ws.index, ws.corpus.notes[path])
     seed = Seed(path, proposition, ref, "given", "named on the command line")
-    result = neighbourhood(ws.corpus, ws.index, ws.graph, seed, ws.wander_settings, random_seed)
+    result = neighbourhood(ws.corpus, ws.index, ws.links, seed, ws.wander_settings, random_seed)
     if as_json:
         _print_json(result.as_dict())
         return
@@ -219,7 +219,7 @@ def neighbors(note: str, vault: Path, random_seed: int, as_json: bool) -> None:
 def seeds(vault: Path, now: str | None, as_json: bool) -> None:
     """List seed candidates from each source: recent, revisited, open question, forgotten."""
     ws = _workspace(vault, show_progress=not as_json)
-    found = candidate_seeds(ws.corpus, ws.index, ws.graph, _now(now), ws.wander_settings)
+    found = candidate_seeds(ws.corpus, ws.index, ws.links, _now(now), ws.wander_settings)
     if as_json:
         _print_json({source: [{"path": s.path, "proposition": s.proposition, "ref": s.ref, "score": s.score,
                                "reason": s.reason} for s in items] for source, items in found.items()})

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from pathlib import Path
 
 import networkx as nx
@@ -12,6 +13,37 @@ UNRESOLVED_PREFIX = "unresolved:"
 EXPORT_FORMATS = ("json", "graphml", "gexf")
 
 
+Adjacency = dict[str, set[str]]
+
+
+def note_links(corpus: Corpus) -> Adjacency:
+    """Links and backlinks between corpus notes, as plain sets: what walks measure distances on.
+
+    Plain dictionaries rather than networkx views: a walk on a large vault does one breadth-first
+    search and a few neighbour look-ups, and building a networkx graph would cost more than all of it.
+    """
+    adjacency: Adjacency = {path: set() for path in corpus.notes}
+    for link in corpus.links:
+        target = link.resolved
+        if target in adjacency and target != link.source:
+            adjacency[link.source].add(target)  # type: ignore[index]
+            adjacency[target].add(link.source)  # type: ignore[index]
+    return adjacency
+
+
+def shortest_distances(adjacency: Adjacency, start: str, avoid: set[str]) -> dict[str, int]:
+    """Hops from ``start`` to every note it reaches without passing through ``avoid``."""
+    distance = {start: 0}
+    frontier = deque([start])
+    while frontier:
+        node = frontier.popleft()
+        for neighbour in adjacency.get(node, ()):
+            if neighbour not in distance and neighbour not in avoid:
+                distance[neighbour] = distance[node] + 1
+                frontier.append(neighbour)
+    return distance
+
+
 def build_graph(corpus: Corpus) -> nx.DiGraph:
     """Corpus notes, the attachments and excluded files they reach, and their unresolved targets.
 
@@ -20,33 +52,30 @@ def build_graph(corpus: Corpus) -> nx.DiGraph:
     """
     graph = nx.DiGraph()
     files = {f.path: f for f in corpus.files}
-    for path, note in corpus.notes.items():
-        graph.add_node(path, type="note", title=note.title, in_corpus=True, tags=list(note.tags))
+    graph.add_nodes_from((path, {"type": "note", "title": note.title, "in_corpus": True, "tags": list(note.tags)})
+                         for path, note in corpus.notes.items())
+    edges: dict[tuple[str, str], dict[str, object]] = {}
+    targets: dict[str, dict[str, object]] = {}
     for link in corpus.links:
         if link.resolved == link.source:
             continue
         if link.resolved is None:
-            target = UNRESOLVED_PREFIX + link.target.split("#", 1)[0]
-            graph.add_node(target, type="unresolved", title=link.target.split("#", 1)[0], in_corpus=False)
+            name = link.target.split("#", 1)[0]
+            target = UNRESOLVED_PREFIX + name
+            targets.setdefault(target, {"type": "unresolved", "title": name, "in_corpus": False})
         else:
             target = link.resolved
-            if target not in graph:
-                file = files[target]
-                kind = "note" if file.is_note else "attachment"
-                graph.add_node(target, type=kind, title=Path(target).stem, in_corpus=False)
-        if graph.has_edge(link.source, target):
-            data = graph.edges[link.source, target]
-            data["count"] += 1
-        else:
-            graph.add_edge(link.source, target, count=1, kinds=[], subpaths=[])
-            data = graph.edges[link.source, target]
-        if link.kind not in data["kinds"]:
-            data["kinds"].append(link.kind)
-        if link.subpath and link.subpath not in data["subpaths"]:
-            data["subpaths"].append(link.subpath)
-    for _, _, data in graph.edges(data=True):
-        data["kinds"].sort()
-        data["subpaths"].sort()
+            if target not in corpus.notes and target not in targets:
+                kind = "note" if files[target].is_note else "attachment"
+                targets[target] = {"type": kind, "title": Path(target).stem, "in_corpus": False}
+        data = edges.setdefault((link.source, target), {"count": 0, "kinds": set(), "subpaths": set()})
+        data["count"] += 1  # type: ignore[operator]
+        data["kinds"].add(link.kind)  # type: ignore[attr-defined]
+        if link.subpath:
+            data["subpaths"].add(link.subpath)  # type: ignore[attr-defined]
+    graph.add_nodes_from(targets.items())
+    graph.add_edges_from((a, b, {"count": d["count"], "kinds": sorted(d["kinds"]), "subpaths": sorted(d["subpaths"])})  # type: ignore[arg-type]
+                         for (a, b), d in edges.items())
     return graph
 
 

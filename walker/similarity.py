@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import pickle
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +22,7 @@ from walker.config import cache_dir
 from walker.corpus.model import Corpus
 from walker.corpus.text import Paragraph, read_paragraphs, strip_tags
 
-INDEX_VERSION = 5
+INDEX_VERSION = 6
 TITLE_WEIGHT = 3
 TOKEN_PATTERN = r"(?u)\b[^\W\d_][^\W\d_'-]{2,}\b"  # words of three letters or more, no numbers
 # Everyday words that are rare in a small vault only by chance: never a thread between two notes.
@@ -40,6 +41,28 @@ PLAIN_WORDS = frozenset(
     top tried true try turn turned turns two under until use used uses using very want wants way ways week
     weeks well went whole why word words work works year years yes yet""".split()
 )
+
+
+class Paragraphs(Mapping[str, list[Paragraph]]):
+    """Each note's paragraphs, read from the vault the first time they are asked for.
+
+    Never pickled with the index: a warm walk reads the few notes it quotes, not the whole vault.
+    """
+
+    def __init__(self, corpus: Corpus, known: dict[str, list[Paragraph]] | None = None) -> None:
+        self._corpus = corpus
+        self._known = dict(known or {})
+
+    def __getitem__(self, path: str) -> list[Paragraph]:
+        if path not in self._known:
+            self._known[path] = read_paragraphs(self._corpus.root, self._corpus.notes[path])
+        return self._known[path]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._corpus.notes)
+
+    def __len__(self) -> int:
+        return len(self._corpus.notes)
 
 
 @dataclass(frozen=True)
@@ -61,8 +84,13 @@ class TextIndex:
     terms: np.ndarray
     idf: np.ndarray
     rare: np.ndarray  # bool per term: used by at most max(3, √notes) notes
-    paragraphs: dict[str, list[Paragraph]]
     vectorizer: TfidfVectorizer  # to place new text (a claim, a turn) in the same space
+    paragraphs: Mapping[str, list[Paragraph]] = field(default_factory=dict)
+
+    def __getstate__(self) -> dict[str, object]:
+        state = dict(self.__dict__)
+        state["paragraphs"] = {}
+        return state
 
     def similarity(self, path: str) -> np.ndarray:
         """Cosine similarity of one note to every note, in ``paths`` order."""
@@ -117,6 +145,7 @@ def load_index(corpus: Corpus, use_cache: bool = True) -> TextIndex:
             with path.open("rb") as handle:
                 stored_key, index = pickle.load(handle)
             if stored_key == key:
+                index.paragraphs = Paragraphs(corpus)
                 return index  # type: ignore[no-any-return]
         except (OSError, pickle.UnpicklingError, EOFError, ValueError, AttributeError):
             pass
@@ -164,5 +193,5 @@ def build_index(corpus: Corpus) -> TextIndex:
     rare = (document_frequency <= max(3, round(len(paths) ** 0.5))) & ~plain
     return TextIndex(
         paths, {p: i for i, p in enumerate(paths)}, notes, sections, section_keys, section_rows, terms, idf, rare,
-        paragraphs, vectorizer,
+        vectorizer, Paragraphs(corpus, paragraphs),
     )

@@ -21,13 +21,12 @@ from dataclasses import asdict, dataclass, field
 from datetime import date, datetime
 from pathlib import PurePosixPath
 
-import networkx as nx
 import numpy as np
 
 from walker.corpus.model import Corpus, ParsedNote
 from walker.corpus.text import Paragraph, sentences
 from walker.errors import WalkerError
-from walker.graph import note_graph
+from walker.graph import Adjacency, shortest_distances
 from walker.similarity import TextIndex
 
 SEED_SOURCES = ("recent", "revisited", "open-question", "forgotten")
@@ -122,25 +121,13 @@ class Neighbourhood:
 # --- the graph side -----------------------------------------------------------
 
 
-def corpus_graph(corpus: Corpus, graph: nx.DiGraph) -> nx.Graph:
-    """Undirected links and backlinks between corpus notes."""
-    undirected = note_graph(graph)
-    return undirected.subgraph([n for n in undirected if n in corpus.notes])
-
-
-def find_hubs(graph: nx.Graph, settings: WanderSettings) -> set[str]:
-    degrees = dict(graph.degree())
+def find_hubs(links: Adjacency, settings: WanderSettings) -> set[str]:
+    degrees = {n: len(linked) for n, linked in links.items()}
     if not degrees:
         return set()
     mean = sum(degrees.values()) / len(degrees)
     threshold = max(settings.hub_min_degree, settings.hub_factor * mean)
     return {n for n, d in degrees.items() if d >= threshold} | (set(settings.hubs) & set(degrees))
-
-
-def distances_from(seed: str, graph: nx.Graph, hubs: set[str]) -> dict[str, int]:
-    """Hops from the seed over links and backlinks, never passing through a hub."""
-    keep = [n for n in graph if n not in hubs or n == seed]
-    return dict(nx.single_source_shortest_path_length(graph.subgraph(keep), seed))
 
 
 # --- refs and propositions ----------------------------------------------------
@@ -202,7 +189,7 @@ def propose(index: TextIndex, note: ParsedNote) -> tuple[str, str]:
 def neighbourhood(
     corpus: Corpus,
     index: TextIndex,
-    graph: nx.DiGraph,
+    links: Adjacency,
     seed: Seed,
     settings: WanderSettings = WanderSettings(),
     random_seed: int = 0,
@@ -216,9 +203,8 @@ def neighbourhood(
             "and far neighbours. Write a few more notes, or point walker at a bigger vault."
         )
     rng = random.Random(random_seed)
-    links = corpus_graph(corpus, graph)
     hubs = find_hubs(links, settings) - {seed.path}
-    distance = distances_from(seed.path, links, hubs)
+    distance = shortest_distances(links, seed.path, hubs)
     similarity = dict(zip(index.paths, index.similarity(seed.path).tolist()))
     seed_note = corpus.notes[seed.path]
     seed_tags = {t.lower() for t in seed_note.tags}
@@ -259,12 +245,12 @@ def neighbourhood(
         and similarity[p] < NEAR_DUPLICATE
     ]
     far = [make(p, "far", reason, rare, via) for p, reason, rare, via in
-           _draw_far(far_pool, seed.path, index, graph, hubs, distance, cutoff, settings.far, rng)]
+           _draw_far(far_pool, seed.path, index, links, hubs, distance, cutoff, settings.far, rng)]
     if len(near) < min(5, settings.near):
         messages.append(f"only {len(near)} near items: the seed has few notes within two links")
     if not far:
         messages.append("no far items: every other note shares the seed's tags or folder, or sits close to it")
-    if links.number_of_edges() == 0:
+    if not any(links.values()):
         messages.append("the vault has no links between notes, so near items (one or two links away) cannot exist")
     return Neighbourhood(seed, tuple(near), tuple(middle), tuple(far), tuple(sorted(hubs)), tuple(messages))
 
@@ -273,7 +259,7 @@ def _draw_far(
     pool: list[str],
     seed: str,
     index: TextIndex,
-    graph: nx.DiGraph,
+    links: Adjacency,
     hubs: set[str],
     distance: dict[str, int],
     cutoff: int,
@@ -299,7 +285,7 @@ def _draw_far(
     out = []
     for number, path in enumerate(chosen):
         rare = tuple(index.shared_rare_terms(seed, path))
-        via = _shared_neighbour(graph, seed, path, hubs)
+        via = shared_neighbour(links, seed, path, hubs)
         where = "not connected to the seed" if distance.get(path) is None else f"{distance[path]} links away (far is ≥ {cutoff} for this seed)"
         draw = "uniform draw (low prior)" if number == len(chosen) - 1 and len(chosen) == size else "weighted by shared rare words"
         thread_text = f"thread: {', '.join(rare)}" if rare else "no shared rare words"
@@ -318,11 +304,9 @@ def _thread_strength(index: TextIndex, seed: str, pool: list[str]) -> dict[str, 
     return {p: float(s) for p, s in zip(pool, scores)}
 
 
-def _shared_neighbour(graph: nx.DiGraph, a: str, b: str, hubs: set[str]) -> str | None:
-    def around(n: str) -> set[str]:
-        return (set(graph.successors(n)) | set(graph.predecessors(n))) - hubs if n in graph else set()
-
-    common = sorted(p for p in around(a) & around(b) if graph.nodes[p].get("type") == "note")
+def shared_neighbour(links: Adjacency, a: str, b: str, hubs: set[str]) -> str | None:
+    """A note linked with both (the literature-based-discovery "B" term), hubs aside."""
+    common = sorted((links.get(a, set()) & links.get(b, set())) - hubs - {a, b})
     return common[0] if common else None
 
 
@@ -345,13 +329,12 @@ def _inside(folder: str, parent: str) -> bool:
 def candidate_seeds(
     corpus: Corpus,
     index: TextIndex,
-    graph: nx.DiGraph,
+    links: Adjacency,
     now: datetime,
     settings: WanderSettings = WanderSettings(),
     limit: int = 5,
 ) -> dict[str, list[Seed]]:
     """Seed candidates from each of the four sources, best first, each with its reason."""
-    links = corpus_graph(corpus, graph)
     hubs = find_hubs(links, settings)
     today = now.date()
     dailies = {p: d for p in corpus.notes if (d := daily_date(p))}
@@ -389,7 +372,7 @@ def candidate_seeds(
         signals = _open_signals(note, index.paragraphs.get(path, []))
         if signals:
             questions.append(seed(path, "open-question", "; ".join(signals), len(signals)))
-        backlinks = links.degree(path) if path in links else 0
+        backlinks = len(links.get(path, ()))
         if age is not None and age >= settings.forgotten_days and backlinks <= 1:
             forgotten.append(seed(path, "forgotten", f"untouched for {age} days, {backlinks} links", age / (1 + backlinks)))
     for group in (recent, revisited, questions, forgotten):

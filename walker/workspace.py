@@ -13,7 +13,7 @@ from walker.config import Settings, load_settings
 from walker.corpus import Corpus, Resolver, load_corpus
 from walker.corpus.load import Progress
 from walker.errors import WalkerError
-from walker.graph import build_graph
+from walker.graph import Adjacency, build_graph, note_links
 from walker.similarity import TextIndex, load_index
 from walker.wander import WanderSettings
 
@@ -37,6 +37,10 @@ class Workspace:
     @cached_property
     def graph(self) -> nx.DiGraph:
         return build_graph(self.corpus)
+
+    @cached_property
+    def links(self) -> Adjacency:
+        return note_links(self.corpus)
 
     @cached_property
     def index(self) -> TextIndex:

@@ -88,11 +88,11 @@ def run_walk(ws: Workspace, options: WalkOptions) -> WalkResult:
     history = store.runs()
     rng = random.Random(options.random_seed)
     seed = _pick_seed(ws, options, history, rng)
-    hood = neighbourhood(ws.corpus, ws.index, ws.graph, seed, ws.wander_settings, options.random_seed)
+    hood = neighbourhood(ws.corpus, ws.index, ws.links, seed, ws.wander_settings, options.random_seed)
     pool = [PoolClaim(r.id, str(r.data.get("status")), str(r.data.get("claim", "")), tuple(r.data.get("supporting_refs") or ()))
             for r in store.records("active", "rejected")]
     critic = CriticContext(ws.corpus, ws.index, {seed.path} | {i.path for i in hood.items}, pool)
-    context = WalkContext(ws.corpus, ws.index, ws.graph, hood, critic, {"max_hypotheses": settings.max_hypotheses})
+    context = WalkContext(ws.corpus, ws.index, ws.links, hood, critic, {"max_hypotheses": settings.max_hypotheses})
     engine = get_engine(options.engine or settings.engine)
 
     inventory = engine.inventory(context)
@@ -184,7 +184,7 @@ def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]
     if options.seed_text:
         return _seed_from_text(ws, options.seed_text)
     used = [str((run.get("seed") or {}).get("path")) for run in history[-ws.wander_settings.no_reuse_walks:]]
-    found = candidate_seeds(ws.corpus, ws.index, ws.graph, options.now, ws.wander_settings)
+    found = candidate_seeds(ws.corpus, ws.index, ws.links, options.now, ws.wander_settings)
     seed = choose_seed(found, len(history), used, rng)
     if seed is None:
         raise NoSeed("no note can seed a walk: every candidate seeded one of the last "

@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import networkx as nx
-
 from walker.corpus.model import Corpus
+from walker.graph import Adjacency
 from walker.pool.records import Candidate
 from walker.similarity import TextIndex
 from walker.walk.critic import CriticContext, Verdict
@@ -41,7 +40,7 @@ class InventoryEntry:
 class WalkContext:
     corpus: Corpus
     index: TextIndex
-    graph: nx.DiGraph
+    links: Adjacency  # links and backlinks between corpus notes
     neighbourhood: Neighbourhood
     critic: CriticContext
     options: dict[str, Any] = field(default_factory=dict)

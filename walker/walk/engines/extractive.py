@@ -16,7 +16,7 @@ from walker.corpus.text import Paragraph, sentences
 from walker.pool.records import Candidate
 from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
-from walker.wander import Item, central_sentence, paragraph_ref
+from walker.wander import Item, central_sentence, paragraph_ref, shared_neighbour
 
 GROUP_RANK = {"seed": 0, "near": 0, "middle": 1, "far": 2}
 DAILY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -195,17 +195,11 @@ def _has_word(text: str, word: str) -> bool:
 
 
 def _shared_note(context: WalkContext, a: str, b: str) -> str | None:
-    graph, hubs = context.graph, set(context.neighbourhood.hubs)
-
-    def around(n: str) -> set[str]:
-        return (set(graph.successors(n)) | set(graph.predecessors(n))) - hubs - {a, b} if n in graph else set()
-
-    common = sorted(p for p in around(a) & around(b) if p in context.corpus.notes)
-    return common[0] if common else None
+    return shared_neighbour(context.links, a, b, set(context.neighbourhood.hubs))
 
 
 def _linked(context: WalkContext, a: str, b: str) -> bool:
-    return context.graph.has_edge(a, b) or context.graph.has_edge(b, a)
+    return b in context.links.get(a, ())
 
 
 def _apart(context: WalkContext, a: InventoryEntry, b: InventoryEntry) -> str:
