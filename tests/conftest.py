@@ -29,16 +29,3 @@ def write_vault(root: Path, files: dict[str, str | bytes]) -> Path:
         else:
             target.write_text(content, encoding="utf-8")
     return root
-
-
-@pytest.fixture
-def copy_vault(tmp_path):
-    """Copy a read-only vault (by name under shared/vaults, or 'sample') into a temp folder."""
-
-    def copy(name: str) -> Path:
-        source = SAMPLE_VAULT if name == "sample" else SHARED_VAULTS / name
-        if not source.is_dir():
-            pytest.skip(f"{source} is not here")
-        return copy_vault_files(source, tmp_path / name)
-
-    return copy

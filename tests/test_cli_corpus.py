@@ -94,3 +94,21 @@ def test_graph_export_formats(tmp_path):
     data = json.loads(out.read_text())
     edge = next(e for e in data["links"] if e["source"] == "Index.md")
     assert (edge["target"], edge["kinds"], edge["count"]) == ("Garden/Soil.md", ["markdown"], 1)
+
+
+def test_walker_toml_tables_are_checked(tmp_path):
+    from walker.config import ConfigError, DEFAULT_CONFIG, load_settings, table
+    from walker.walk.runner import WalkSettings
+    from walker.wander import WanderSettings
+
+    v = write_vault(tmp_path / "v", {"walker.toml": DEFAULT_CONFIG.replace("# far = 4", "far = 2")
+                                     .replace("# hubs = []", 'hubs = ["Home.md"]')})
+    settings = load_settings(v)
+    assert table(WanderSettings, settings.extra, "wander").far == 2
+    assert table(WanderSettings, settings.extra, "wander").hubs == ("Home.md",)
+    assert table(WalkSettings, settings.extra, "walk") == WalkSettings()
+    import pytest
+    with pytest.raises(ConfigError, match="unknown setting fra"):
+        table(WanderSettings, {"wander": {"fra": 2}}, "wander")
+    with pytest.raises(ConfigError, match="wander.far"):
+        table(WanderSettings, {"wander": {"far": "many"}}, "wander")

@@ -7,7 +7,7 @@ import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from walker.errors import ConfigError
 
@@ -42,6 +42,21 @@ def load_settings(vault: Path, overrides: dict[str, Any] | None = None) -> Setti
     known = {k: _coerce(k, v, fields[k].type) for k, v in values.items() if k in fields}
     extra = {k: v for k, v in values.items() if k not in fields}
     return Settings(**known, extra=extra)
+
+
+T = TypeVar("T")
+
+
+def table(cls: type[T], extra: dict[str, Any], name: str) -> T:
+    """A ``[name]`` table of walker.toml as the frozen dataclass ``cls``; unknown keys are an error."""
+    values = extra.get(name, {})
+    if not isinstance(values, dict):
+        raise ConfigError(f"walker.toml: [{name}] must be a table of settings")
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(values) - set(fields))
+    if unknown:
+        raise ConfigError(f"walker.toml [{name}]: unknown setting {', '.join(unknown)}; known: {', '.join(fields)}")
+    return cls(**{k: _coerce(f"{name}.{k}", v, fields[k].type) for k, v in values.items()})
 
 
 def _coerce(name: str, value: Any, kind: Any) -> Any:

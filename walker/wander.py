@@ -51,15 +51,6 @@ class WanderSettings:
     forgotten_days: int = 90
     no_reuse_walks: int = 8
 
-    @classmethod
-    def from_extra(cls, extra: dict[str, object]) -> WanderSettings:
-        values = extra.get("wander", {})
-        if not isinstance(values, dict):
-            return cls()
-        known = {k: v for k, v in values.items() if k in cls.__dataclass_fields__}
-        if "hubs" in known:
-            known["hubs"] = tuple(known["hubs"])  # type: ignore[arg-type]
-        return cls(**known)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)

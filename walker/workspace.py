@@ -9,7 +9,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from walker.config import Settings, load_settings
+from walker.config import Settings, load_settings, table
 from walker.corpus import Corpus, Resolver, load_corpus
 from walker.corpus.load import Progress
 from walker.errors import WalkerError
@@ -48,7 +48,7 @@ class Workspace:
 
     @cached_property
     def wander_settings(self) -> WanderSettings:
-        return WanderSettings.from_extra(self.settings.extra)
+        return table(WanderSettings, self.settings.extra, "wander")
 
     def find_note(self, name: str) -> str:
         """A note by path, by path without `.md`, or by link text as Obsidian would resolve it."""

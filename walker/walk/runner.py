@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from walker.config import table
 from walker.errors import WalkerError
 from walker.pool.records import hypothesis_record, noteworthy_record
 from walker.pool.store import PoolStore
@@ -33,16 +34,6 @@ class WalkSettings:
     engine: str = "extractive"
     max_hypotheses: int = 3
     expires_after_walks: int = 12
-
-    @classmethod
-    def from_extra(cls, extra: dict[str, Any]) -> WalkSettings:
-        values = extra.get("walk", {})
-        if not isinstance(values, dict):
-            return cls()
-        try:
-            return cls(**{k: type(getattr(cls, k))(v) for k, v in values.items() if k in cls.__dataclass_fields__})
-        except (TypeError, ValueError) as exc:
-            raise WalkerError(f"walker.toml [walk]: {exc}") from None
 
 
 class NoSeed(WalkerError):
@@ -83,7 +74,7 @@ class WalkResult:
 
 def run_walk(ws: Workspace, options: WalkOptions) -> WalkResult:
     """Run one walk pass over the workspace's vault."""
-    settings = WalkSettings.from_extra(ws.settings.extra)
+    settings = table(WalkSettings, ws.settings.extra, "walk")
     store = PoolStore(ws.root)
     history = store.runs()
     rng = random.Random(options.random_seed)
