@@ -22,7 +22,7 @@ from walker.config import cache_dir
 from walker.corpus.model import Corpus
 from walker.corpus.text import Paragraph, read_paragraphs, strip_tags
 
-INDEX_VERSION = 6
+INDEX_VERSION = 8
 TITLE_WEIGHT = 3
 TOKEN_PATTERN = r"(?u)\b[^\W\d_][^\W\d_'-]{2,}\b"  # words of three letters or more, no numbers
 # Everyday words that are rare in a small vault only by chance: never a thread between two notes.
@@ -39,7 +39,10 @@ PLAIN_WORDS = frozenset(
     see seem seems set sets short show side small some something sometimes soon start starts still stop
     sure take takes taking tell ten than thing things think third three time times today told too took
     top tried true try turn turned turns two under until use used uses using very want wants way ways week
-    weeks well went whole why word words work works year years yes yet""".split()
+    weeks well went whole why word words work works year years yes yet
+    above below following section sections example examples introduction introductory material scope outside
+    conjunction detail details information overview describe describes described explain explains explained
+    mention mentioned useful various within without""".split()
 )
 
 

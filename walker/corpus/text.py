@@ -15,7 +15,7 @@ from typing import NamedTuple
 from walker.corpus.model import ParsedNote, Section
 from walker.corpus.parse import decode
 
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_FENCE = re.compile(r"^\s*(?:>\s*)*(?:[-*+]\s+)?(`{3,}|~{3,})")  # also inside quotes and list items
 _MATH_FENCE = re.compile(r"^\s*\$\$")
 _EMBED = re.compile(r"!\[\[[^\]\n]*]]|!\[[^\]\n]*]\([^)\n]*\)")
 _WIKILINK = re.compile(r"\[\[([^\]|\n]*?)(?:\\?\|([^\]\n]*))?]]")

@@ -24,6 +24,7 @@ ROAM_SIZE = 10
 MAX_KEPT = 3
 ECHOES = 2
 LIST_LIKE = 8
+KEY_TERMS = 15
 
 
 class ExtractiveEngine:
@@ -57,6 +58,9 @@ class ExtractiveEngine:
             via = _shared_note(context, a.path, b.path)
             if not rare and not via:
                 continue
+            topical = set(context.index.top_terms(a.path, KEY_TERMS)) | set(context.index.top_terms(b.path, KEY_TERMS))
+            if rare and not topical & set(rare) and not via:
+                continue  # words both happen to use, but neither note is about them
             candidate = self._bridge(context, a, b, rare, via)
             if any(_listiness(quote) >= LIST_LIKE for quote in _quotes(candidate.claim)):
                 continue  # an ingredient list or a table row is not a claim worth bridging
@@ -173,7 +177,8 @@ def _sentence_with(context: WalkContext, entry: InventoryEntry, terms: list[str]
             hits = sum(_has_word(sentence, t) for t in terms)
             length = len(sentence.split())
             # Prose over lists: a sentence full of numbers and commas is an ingredient list, not a claim.
-            score = 10 * hits - _listiness(sentence)
+            fragment = 0 if sentence.rstrip().endswith((".", "!", "?", "”", '"')) else 5  # a list item or a label
+            score = 10 * hits - _listiness(sentence) - fragment
             if hits and 5 <= length <= 60 and (best is None or (score, -position) > (best[0], best[1])):
                 best = (score, -position, sentence, paragraph)
     if best is None:
@@ -182,8 +187,9 @@ def _sentence_with(context: WalkContext, entry: InventoryEntry, terms: list[str]
 
 
 def _listiness(sentence: str) -> int:
-    """Digits, commas and colons: high for ingredient lists and table rows, low for prose."""
-    return len(re.findall(r"\d", sentence)) + sentence.count(",") + 2 * sentence.count(":")
+    """Digits, commas, colons and code symbols: high for lists, table rows and syntax; low for prose."""
+    symbols = sum(sentence.count(ch) for ch in "{}[]<>=|\\#")
+    return len(re.findall(r"\d", sentence)) + sentence.count(",") + 2 * sentence.count(":") + 2 * symbols
 
 
 def _quotes(claim: str) -> list[str]:
