@@ -261,3 +261,8 @@ def test_binary_is_refused():
 def test_crlf_gives_the_same_result_as_lf():
     text = "---\ntags: [a]\n---\n# H\npara [[A]] ^b1\n"
     assert parse_note("n.md", text.replace("\n", "\r\n")) == parse_note("n.md", text)
+
+
+def test_open_tasks_are_counted_outside_code():
+    text = "- [ ] open\n- [x] done\n  - [ ] nested open\n> - [ ] quoted open\n\n```\n- [ ] code\n```\n[ ] not a list\n"
+    assert parse_note("n.md", text).open_tasks == 3

@@ -307,7 +307,7 @@ def _why(distance: int | None, similarity: float) -> str:
 
 
 def _folder(path: str) -> str:
-    return str(PurePosixPath(path).parent).replace(".", "", 1) if "/" in path else ""
+    return path.rsplit("/", 1)[0] if "/" in path else ""
 
 
 def _inside(folder: str, parent: str) -> bool:
@@ -339,11 +339,13 @@ def candidate_seeds(
                 mentions.setdefault(link.resolved, []).append(dailies[link.source])
     mtimes = {f.path: f.mtime_ns for f in corpus.files}
 
-    def seed(path: str, source: str, reason: str, score: float) -> Seed:
-        proposition, ref = propose(index, corpus.notes[path])
-        return Seed(path, proposition, ref, source, reason, round(score, 3))
+    def seed(path: str, source: str, reason: str, score: float) -> tuple[float, str, str, str]:
+        return (round(score, 3), path, source, reason)
 
-    recent, revisited, questions, forgotten = [], [], [], []
+    recent: list[tuple[float, str, str, str]] = []
+    revisited: list[tuple[float, str, str, str]] = []
+    questions: list[tuple[float, str, str, str]] = []
+    forgotten: list[tuple[float, str, str, str]] = []
     for path in eligible:
         note = corpus.notes[path]
         days = [(today - d).days for d in mentions.get(path, [])]
@@ -360,16 +362,20 @@ def candidate_seeds(
             angles = [f"came back in daily notes on {len(dates)} different days"] if len(dates) >= 2 else []
             angles += [f"linked from {len(folders)} different folders"] if len(folders) >= 3 else []
             revisited.append(seed(path, "revisited", " and ".join(angles), len(dates) + len(folders)))
-        signals = _open_signals(note, index.paragraphs.get(path, []))
+        signals = _open_signals(note)
         if signals:
             questions.append(seed(path, "open-question", "; ".join(signals), len(signals)))
         backlinks = len(links.get(path, ()))
         if age is not None and age >= settings.forgotten_days and backlinks <= 1:
             forgotten.append(seed(path, "forgotten", f"untouched for {age} days, {backlinks} links", age / (1 + backlinks)))
-    for group in (recent, revisited, questions, forgotten):
-        group.sort(key=lambda s: (-s.score, s.path))
-    return {"recent": recent[:limit], "revisited": revisited[:limit], "open-question": questions[:limit],
-            "forgotten": forgotten[: max(limit, 10)]}
+    def best(group: list[tuple[float, str, str, str]], count: int) -> list[Seed]:
+        # Propositions only for the few that are shown: each one reads its note.
+        chosen = sorted(group, key=lambda s: (-s[0], s[1]))[:count]
+        return [Seed(path, *propose(index, corpus.notes[path]), source, reason, score)
+                for score, path, source, reason in chosen]
+
+    return {"recent": best(recent, limit), "revisited": best(revisited, limit),
+            "open-question": best(questions, limit), "forgotten": best(forgotten, max(limit, 10))}
 
 
 def choose_seed(candidates: dict[str, list[Seed]], walk_number: int, used: list[str], rng: random.Random) -> Seed | None:
@@ -382,7 +388,7 @@ def choose_seed(candidates: dict[str, list[Seed]], walk_number: int, used: list[
     return None
 
 
-def _open_signals(note: ParsedNote, paragraphs: list[Paragraph]) -> list[str]:
+def _open_signals(note: ParsedNote) -> list[str]:
     signals = []
     questions = [h.text for h in note.headings if h.text.rstrip().endswith("?")]
     if questions:
@@ -391,7 +397,7 @@ def _open_signals(note: ParsedNote, paragraphs: list[Paragraph]) -> list[str]:
         signals.append("tagged #question")
     if str(note.frontmatter.get("status", "")).lower() == "open":
         signals.append("status: open")
-    open_tasks = sum(p.is_open_task for p in paragraphs)
+    open_tasks = note.open_tasks
     if open_tasks:
         signals.append(f"{open_tasks} unchecked task{'s' if open_tasks > 1 else ''}")
     return signals

@@ -16,7 +16,7 @@ from typing import Any
 
 from walker.corpus.model import Block, Heading, ParsedNote, RawLink, Section
 
-PARSER_VERSION = 1
+PARSER_VERSION = 2
 
 Entry = ParsedNote | str  # a parsed note, or the reason the file was skipped
 
@@ -64,6 +64,7 @@ def dumps(entry: Entry) -> str:
             "sections": [[s.heading, s.level, s.line, s.end_line] for s in entry.sections],
             "lines": entry.line_count,
             "warnings": entry.warnings,
+            "open_tasks": entry.open_tasks,
         },
         ensure_ascii=False,
         separators=(",", ":"),
@@ -85,4 +86,5 @@ def loads(path: str, data: str) -> Entry:
         sections=tuple(Section(*s) for s in raw["sections"]),
         line_count=raw["lines"],
         warnings=tuple(raw["warnings"]),
+        open_tasks=raw["open_tasks"],
     )

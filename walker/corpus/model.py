@@ -72,6 +72,7 @@ class ParsedNote:
     sections: tuple[Section, ...]
     line_count: int
     warnings: tuple[str, ...] = ()
+    open_tasks: int = 0  # unchecked "- [ ]" items outside code
 
     @property
     def title(self) -> str:

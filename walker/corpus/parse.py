@@ -318,6 +318,7 @@ def parse_note(path: str, text: str, *, index_comments: bool = True) -> ParsedNo
     md = markdown()
     tokens = md.parse(body, env)
     headings, blocks = _walk_blocks(md, tokens, env, offset)
+    open_tasks = sum(1 for t in tokens if t.type == "inline" and t.level > 1 and t.content.startswith("[ ] "))
     line_count = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
     return ParsedNote(
         path=path,
@@ -331,6 +332,7 @@ def parse_note(path: str, text: str, *, index_comments: bool = True) -> ParsedNo
         sections=_sections(headings, offset + (2 if raw_fm is not None else 1), line_count),
         line_count=line_count,
         warnings=tuple(warnings),
+        open_tasks=open_tasks,
     )
 
 
