@@ -58,3 +58,15 @@ def test_parallel_parse_equals_serial(tmp_path):
     parallel = load_corpus(vault, load_settings(vault, {"workers": 2}), use_cache=False)
     assert snapshot(serial) == snapshot(parallel)
     assert len(parallel.links) == 300
+
+
+def test_a_damaged_index_cache_is_rebuilt(tmp_path):
+    from walker.similarity import load_index
+
+    vault = make(tmp_path)
+    corpus = load_corpus(vault)
+    first = load_index(corpus)
+    for path in cache_dir().glob("tfidf-*.pickle"):
+        path.write_bytes(b"not a pickle at all")
+    again = load_index(corpus)
+    assert again.paths == first.paths and (again.notes != first.notes).nnz == 0

@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections import deque
 from pathlib import Path
 
-import networkx as nx
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 from walker.corpus.model import Corpus
 
@@ -50,6 +53,8 @@ def build_graph(corpus: Corpus) -> nx.DiGraph:
     One directed edge per (source, target) pair. Self-links (``[[#Heading]]``) are left out:
     they say nothing about how notes connect.
     """
+    import networkx as nx  # only when a command needs the whole graph: walks use plain adjacency sets
+
     graph = nx.DiGraph()
     files = {f.path: f for f in corpus.files}
     graph.add_nodes_from((path, {"type": "note", "title": note.title, "in_corpus": True, "tags": list(note.tags)})
@@ -86,6 +91,8 @@ def note_graph(graph: nx.DiGraph) -> nx.Graph:
 
 
 def export_graph(graph: nx.DiGraph, fmt: str, out: Path) -> None:
+    import networkx as nx
+
     if fmt == "json":
         import json
 
@@ -114,6 +121,8 @@ def _flatten(data: dict[str, object]) -> None:
 
 def vault_summary(corpus: Corpus, graph: nx.DiGraph) -> dict[str, object]:
     """What `walker scan` reports: counts, link health, orphans, components, tags, skips, warnings."""
+    import networkx as nx
+
     notes_only = note_graph(graph)
     corpus_nodes = [n for n in notes_only if graph.nodes[n]["in_corpus"]]
     components = sorted(

@@ -13,16 +13,16 @@ import pickle
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, NamedTuple
 
 import numpy as np
 from scipy import sparse
-from sklearn.feature_extraction.text import TfidfVectorizer
 
 from walker.config import cache_dir
 from walker.corpus.model import Corpus
 from walker.corpus.text import Paragraph, read_paragraphs, strip_tags
 
-INDEX_VERSION = 8
+INDEX_VERSION = 9
 TITLE_WEIGHT = 3
 TOKEN_PATTERN = r"(?u)\b[^\W\d_][^\W\d_'-]{2,}\b"  # words of three letters or more, no numbers
 # Everyday words that are rare in a small vault only by chance: never a thread between two notes.
@@ -68,8 +68,7 @@ class Paragraphs(Mapping[str, list[Paragraph]]):
         return len(self._corpus.notes)
 
 
-@dataclass(frozen=True)
-class SectionKey:
+class SectionKey(NamedTuple):
     path: str
     section: int  # index into ParsedNote.sections
 
@@ -82,18 +81,31 @@ class TextIndex:
     row: dict[str, int]
     notes: sparse.csr_matrix
     sections: sparse.csr_matrix
-    section_keys: list[SectionKey]
+    section_note: np.ndarray  # per section row: the row of its note in ``paths``
+    section_number: np.ndarray  # per section row: its index in the note's sections
     section_rows: dict[str, tuple[int, int]]  # a note's sections are contiguous rows
     terms: np.ndarray
     idf: np.ndarray
     rare: np.ndarray  # bool per term: used by at most max(3, √notes) notes
-    vectorizer: TfidfVectorizer  # to place new text (a claim, a turn) in the same space
     paragraphs: Mapping[str, list[Paragraph]] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, object]:
         state = dict(self.__dict__)
         state["paragraphs"] = {}
+        state.pop("_vectorizer", None)
         return state
+
+    def transform(self, texts: list[str]) -> sparse.csr_matrix:
+        """New text (a claim, a seed in the user's words) as vectors in the same space as the notes."""
+        if len(self.terms) == 0:
+            return sparse.csr_matrix((len(texts), 0), dtype=np.float32)
+        vectorizer = self.__dict__.get("_vectorizer")
+        if vectorizer is None:
+            # Rebuilt from the stored vocabulary and weights, so loading an index never imports scikit-learn.
+            vectorizer = _vectorizer(vocabulary={str(t): i for i, t in enumerate(self.terms)})
+            vectorizer.idf_ = self.idf
+            self.__dict__["_vectorizer"] = vectorizer
+        return vectorizer.transform(texts).tocsr()
 
     def similarity(self, path: str) -> np.ndarray:
         """Cosine similarity of one note to every note, in ``paths`` order."""
@@ -109,7 +121,10 @@ class TextIndex:
         if start == end or query.shape[1] == 0:
             return 0
         scores = np.asarray((self.sections[start:end] @ query.T).todense()).ravel()
-        return self.section_keys[start + int(np.argmax(scores))].section
+        return int(self.section_number[start + int(np.argmax(scores))])
+
+    def section_key(self, row: int) -> SectionKey:
+        return SectionKey(self.paths[int(self.section_note[row])], int(self.section_number[row]))
 
     def shared_rare_terms(self, a: str, b: str, limit: int = 5) -> list[str]:
         """Words both notes use that few other notes do, strongest first."""
@@ -146,18 +161,20 @@ def load_index(corpus: Corpus, use_cache: bool = True) -> TextIndex:
     if use_cache and path.is_file():
         try:
             with path.open("rb") as handle:
-                stored_key, index = pickle.load(handle)
-            if stored_key == key:
-                index.paragraphs = Paragraphs(corpus)
-                return index  # type: ignore[no-any-return]
-        except (OSError, pickle.UnpicklingError, EOFError, ValueError, AttributeError):
+                # The key is pickled on its own first, so an index from another version is never unpickled.
+                if pickle.load(handle) == key:
+                    index = pickle.load(handle)
+                    index.paragraphs = Paragraphs(corpus)
+                    return index  # type: ignore[no-any-return]
+        except Exception:  # a damaged or foreign cache file is rebuilt, never trusted
             pass
     index = build_index(corpus)
     if use_cache:
         path.parent.mkdir(parents=True, exist_ok=True)
         temporary = path.with_suffix(".tmp")
         with temporary.open("wb") as handle:
-            pickle.dump((key, index), handle, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(key, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(index, handle, protocol=pickle.HIGHEST_PROTOCOL)
         temporary.replace(path)
     return index
 
@@ -165,7 +182,9 @@ def load_index(corpus: Corpus, use_cache: bool = True) -> TextIndex:
 def build_index(corpus: Corpus) -> TextIndex:
     paths = list(corpus.notes)
     paragraphs = {p: read_paragraphs(corpus.root, corpus.notes[p]) for p in paths}
-    note_texts, section_texts, section_keys = [], [], []
+    note_texts: list[str] = []
+    section_texts: list[str] = []
+    section_keys: list[tuple[int, int]] = []
     section_rows: dict[str, tuple[int, int]] = {}
     for path in paths:
         first_row = len(section_keys)
@@ -176,12 +195,9 @@ def build_index(corpus: Corpus) -> TextIndex:
         for index, section in enumerate(note.sections):
             words = [p.text for p in paragraphs[path] if section.line <= p.line <= section.end_line]
             section_texts.append(strip_tags(" ".join([section.heading or note.title, *words])))
-            section_keys.append(SectionKey(path, index))
+            section_keys.append((len(note_texts) - 1, index))
         section_rows[path] = (first_row, len(section_keys))
-    vectorizer = TfidfVectorizer(
-        token_pattern=TOKEN_PATTERN, stop_words="english", sublinear_tf=True, dtype=np.float32,
-        max_df=0.5 if len(paths) >= 20 else 1.0,
-    )
+    vectorizer = _vectorizer(max_df=0.5 if len(paths) >= 20 else 1.0)
     try:
         notes = vectorizer.fit_transform(note_texts).tocsr()
         terms = vectorizer.get_feature_names_out()
@@ -195,6 +211,14 @@ def build_index(corpus: Corpus) -> TextIndex:
     plain = np.array([term in PLAIN_WORDS or len(term) < 4 for term in terms], dtype=bool)
     rare = (document_frequency <= max(3, round(len(paths) ** 0.5))) & ~plain
     return TextIndex(
-        paths, {p: i for i, p in enumerate(paths)}, notes, sections, section_keys, section_rows, terms, idf, rare,
-        vectorizer, Paragraphs(corpus, paragraphs),
+        paths, {p: i for i, p in enumerate(paths)}, notes, sections,
+        np.array([n for n, _ in section_keys], dtype=np.int32), np.array([k for _, k in section_keys], dtype=np.int32),
+        section_rows, terms, idf, rare, Paragraphs(corpus, paragraphs),
     )
+
+
+def _vectorizer(**options: object) -> Any:
+    from sklearn.feature_extraction.text import TfidfVectorizer  # only when fitting or placing new text
+
+    return TfidfVectorizer(token_pattern=TOKEN_PATTERN, stop_words="english", sublinear_tf=True, dtype=np.float32,
+                           **options)

@@ -179,16 +179,16 @@ def restates_existing(c: Candidate, ctx: CriticContext) -> str | None:
     """Close to one section and to nothing else: a consolidation of that section, not a bridge."""
     if ctx.index.sections.shape[0] == 0 or ctx.index.notes.shape[1] == 0 or not c.claim:
         return None
-    vector = ctx.index.vectorizer.transform([c.claim])
+    vector = ctx.index.transform([c.claim])
     if vector.nnz == 0:
         return None
     scores = np.asarray((ctx.index.sections @ vector.T).todense()).ravel()
     order = np.argsort(-scores)
     best = int(order[0])
-    best_note = ctx.index.section_keys[best].path
-    runner_up = next((float(scores[i]) for i in order[1:] if ctx.index.section_keys[i].path != best_note), 0.0)
+    best_note = ctx.index.section_note[best]
+    runner_up = next((float(scores[i]) for i in order[1:] if ctx.index.section_note[i] != best_note), 0.0)
     if scores[best] >= RESTATE_SIMILARITY and runner_up < OTHER_NOTE_SIMILARITY:
-        key = ctx.index.section_keys[best]
+        key = ctx.index.section_key(best)
         section = ctx.corpus.notes[key.path].sections[key.section]
         where = f"{key.path}#{section.heading}" if section.heading else key.path
         return f"restates {where} (similarity {scores[best]:.2f}) and adds nothing from another note"
@@ -269,7 +269,7 @@ def duplicate_of_pool(c: Candidate, ctx: CriticContext) -> str | None:
         if claim and _normal(record.claim) == claim:
             return f"same claim as {record.id} ({record.status})"
     if ctx.pool and ctx.index.notes.shape[1]:
-        vectors = ctx.index.vectorizer.transform([c.claim] + [r.claim for r in ctx.pool])
+        vectors = ctx.index.transform([c.claim] + [r.claim for r in ctx.pool])
         scores = (vectors[1:] @ vectors[0].T).toarray().ravel()
         for record, score in zip(ctx.pool, scores):
             if record.status in ("active", "muted", "rejected") and score >= DUPLICATE_SIMILARITY:

@@ -187,7 +187,7 @@ def _seed_from_text(ws: Workspace, text: str) -> Seed:
     """A proposition in the user's words, anchored to the note whose words are closest to it."""
     if ws.index.notes.shape[1] == 0:
         raise NoSeed("the vault has no words to match the seed against")
-    vector = ws.index.vectorizer.transform([text])
+    vector = ws.index.transform([text])
     scores = ws.index.similarity_to_text(vector)
     best = int(np.argmax(scores)) if len(scores) else 0
     if not len(scores) or scores[best] <= 0:
