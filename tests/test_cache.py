@@ -70,3 +70,14 @@ def test_a_damaged_index_cache_is_rebuilt(tmp_path):
         path.write_bytes(b"not a pickle at all")
     again = load_index(corpus)
     assert again.paths == first.paths and (again.notes != first.notes).nnz == 0
+
+
+def test_a_new_file_changes_where_unchanged_notes_link(tmp_path):
+    """The peer tool's warm-cache bug: resolution must follow the vault, not the cached note."""
+    vault = write_vault(tmp_path / "v", {"A.md": "[[Note]]", "sub/Note.md": "deep"})
+    assert [l.resolved for l in load_corpus(vault).links] == ["sub/Note.md"]
+    (vault / "Note.md").write_text("root", encoding="utf-8")
+    warm = load_corpus(vault)
+    assert [l.resolved for l in warm.links if l.source == "A.md"] == ["Note.md"]
+    (vault / "Note.md").unlink()
+    assert [l.resolved for l in load_corpus(vault).links] == ["sub/Note.md"]

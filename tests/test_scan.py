@@ -6,6 +6,7 @@ import os
 from conftest import write_vault
 from walker.config import load_settings
 from walker.corpus import load_corpus
+from walker.corpus.load import broken_subpaths
 
 
 def reasons(corpus):
@@ -87,7 +88,7 @@ def test_bad_input_is_reported_and_never_fatal(tmp_path):
 def test_missing_heading_in_a_link_is_a_warning(tmp_path):
     write_vault(tmp_path, {"A.md": "[[B#Nope]] [[B#Yes]] [[B#^blk]]", "B.md": "# Yes\npara ^blk\n"})
     corpus = load_corpus(tmp_path, use_cache=False)
-    assert [m for _, m in corpus.warnings] == ["line 1: 'B#Nope' names a heading or block that B.md does not have"]
+    assert [m for _, m in broken_subpaths(corpus)] == ["line 1: 'B#Nope' names a heading or block that B.md does not have"]
 
 
 def test_read_only(tmp_path):

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import networkx as nx
 
+from walker.corpus.load import broken_subpaths
 from walker.corpus.model import Corpus
 
 UNRESOLVED_PREFIX = "unresolved:"
@@ -154,6 +155,6 @@ def vault_summary(corpus: Corpus, graph: nx.DiGraph) -> dict[str, object]:
         "largest_component": len(components[0]) if components else 0,
         "tags": dict(sorted(tag_counts.items(), key=lambda kv: (-kv[1], kv[0]))),
         "skipped": [{"path": s.path, "reason": s.reason} for s in corpus.skipped],
-        "warnings": [{"path": p, "message": m} for p, m in corpus.warnings],
+        "warnings": [{"path": p, "message": m} for p, m in sorted(list(corpus.warnings) + broken_subpaths(corpus))],
         **corpus.stats,
     }

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import hashlib
+import marshal
 import multiprocessing
 import os
 import time
@@ -11,6 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from walker.config import Settings, cache_dir, load_settings
 from walker.corpus.cache import Entry, ParseCache, loads
@@ -30,12 +33,14 @@ def _gc_paused() -> Iterator[None]:
 
     A large vault means hundreds of thousands of tuples; the collector would walk them all again
     and again while they are created, doubling the load time, and none of them can form a cycle.
+    Afterwards they are frozen out of the collector's sight, so later work does not pay for them.
     """
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
+        gc.freeze()
         if enabled:
             gc.enable()
 
@@ -77,19 +82,27 @@ def _load(vault: Path | str, settings: Settings | None, use_cache: bool, progres
         report(hits)
     fresh = _parse_all(to_parse, settings, report)
     entries.update(fresh)
+    notes = {p: e for p, e in entries.items() if isinstance(e, ParsedNote)}
+    stamps = {f.path: (f.mtime_ns, f.size) for f in corpus_notes}
+    paths = [f.path for f in listing.files]
+    digest = hashlib.sha1("\n".join(paths).encode()).hexdigest()
+    known = {}
     if cache:
         by_path = {f.path: f for f in to_parse}
         cache.store(
             {p: (by_path[p].mtime_ns, by_path[p].size, e) for p, e in fresh.items()},
             keep={f.path for f in corpus_notes},
         )
+        known = {p: marshal.loads(data) for p, (mtime, size, data) in cache.load_resolutions(digest).items()
+                 if stamps.get(p) == (mtime, size)}
+    links, learned = resolve_links(notes, paths, known)
+    if cache:
+        if learned:
+            cache.store_resolutions(digest, {p: (*stamps[p], data) for p, data in learned.items()})
         cache.close()
-
-    notes = {p: e for p, e in entries.items() if isinstance(e, ParsedNote)}
     skipped = list(listing.skipped) + [Skipped(p, e) for p, e in entries.items() if isinstance(e, str)]
     skipped += [Skipped(p, f"excluded: {why}") for p, why in listing.excluded.items()]
-    links, link_warnings = resolve_links(notes, [f.path for f in listing.files])
-    warnings = [(n.path, w) for n in notes.values() for w in n.warnings] + link_warnings
+    warnings = [(n.path, w) for n in notes.values() for w in n.warnings]
     return Corpus(
         root=str(root),
         files=listing.files,
@@ -105,21 +118,34 @@ def _load(vault: Path | str, settings: Settings | None, use_cache: bool, progres
     )
 
 
-def resolve_links(notes: dict[str, ParsedNote], paths: list[str]) -> tuple[list[Link], list[tuple[str, str]]]:
+def resolve_links(
+    notes: dict[str, ParsedNote], paths: list[str], known: dict[str, list[Any]] | None = None
+) -> tuple[list[Link], dict[str, list[Any]]]:
+    """Every link with the file it reaches, and the resolutions that were not in ``known``
+    (path -> [(resolved, candidates), …] per link)."""
     resolver = Resolver(paths)
+    known = known or {}
     links: list[Link] = []
-    warnings: list[tuple[str, str]] = []
+    learned: dict[str, list[Any]] = {}
     for note in notes.values():
-        for raw in note.links:
-            resolution = resolver.resolve(raw.linkpath, note.path)
-            subpath = raw.subpath
-            links.append(
-                Link(note.path, raw.line, raw.kind, raw.target, subpath, resolution.path, resolution.candidates, raw.display)
-            )
-            target_note = notes.get(resolution.path or "")
-            if subpath and target_note and find_subpath(target_note, subpath) is None:
-                warnings.append((note.path, f"line {raw.line}: {raw.target!r} names a heading or block that {target_note.path} does not have"))
-    return links, warnings
+        cached = known.get(note.path)
+        if cached is None or len(cached) != len(note.links):
+            resolutions = [resolver.resolve(raw.linkpath, note.path) for raw in note.links]
+            cached = learned[note.path] = [(r.path, r.candidates) for r in resolutions]
+        for raw, (target, candidates) in zip(note.links, cached):
+            links.append(Link(note.path, raw.line, raw.kind, raw.target, raw.subpath, target, candidates, raw.display))
+    return links, learned
+
+
+def broken_subpaths(corpus: Corpus) -> list[tuple[str, str]]:
+    """Links that reach a note but name a heading or block it does not have, as warnings."""
+    warnings = []
+    for link in corpus.links:
+        target = corpus.notes.get(link.resolved or "")
+        if link.subpath and target is not None and find_subpath(target, link.subpath) is None:
+            warnings.append((link.source, f"line {link.line}: {link.target!r} names a heading or block that "
+                                          f"{target.path} does not have"))
+    return warnings
 
 
 def _parse_all(

@@ -136,4 +136,5 @@ class Corpus:
 
     @property
     def attachments(self) -> list[VaultFile]:
-        return [f for f in self.files if not f.is_note]
+        """Files other than notes that are part of the corpus (not under walks/ or excluded)."""
+        return [f for f in self.files if not f.is_note and f.in_corpus]
