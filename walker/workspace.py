@@ -6,8 +6,7 @@ import difflib
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from walker.config import Settings, load_settings, table
 from walker.corpus import Corpus, Resolver, load_corpus
@@ -16,6 +15,9 @@ from walker.errors import WalkerError
 from walker.graph import Adjacency, build_graph, note_links
 from walker.similarity import TextIndex, load_index
 from walker.wander import WanderSettings
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 class NoteNotFound(WalkerError):

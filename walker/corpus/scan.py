@@ -175,7 +175,8 @@ def _find_templates_folder(root: Path) -> str | None:
 
 def _subfolders(folder: Path) -> list[Path]:
     try:
-        return [p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")]
+        with os.scandir(folder) as entries:  # d_type, not a stat per file: folders can hold thousands
+            return [Path(e.path) for e in entries if not e.name.startswith(".") and e.is_dir()]
     except OSError:
         return []
 
