@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
 from pathlib import Path
 
 from typing import TYPE_CHECKING
@@ -38,13 +37,17 @@ def note_links(corpus: Corpus) -> Adjacency:
 def shortest_distances(adjacency: Adjacency, start: str, avoid: set[str]) -> dict[str, int]:
     """Hops from ``start`` to every note it reaches without passing through ``avoid``."""
     distance = {start: 0}
-    frontier = deque([start])
+    frontier = [start]
+    hops = 0
     while frontier:
-        node = frontier.popleft()
-        for neighbour in adjacency.get(node, ()):
-            if neighbour not in distance and neighbour not in avoid:
-                distance[neighbour] = distance[node] + 1
-                frontier.append(neighbour)
+        hops += 1
+        reached = []
+        for node in frontier:
+            for neighbour in adjacency.get(node, ()):
+                if neighbour not in distance and neighbour not in avoid:
+                    distance[neighbour] = hops
+                    reached.append(neighbour)
+        frontier = reached
     return distance
 
 

@@ -20,6 +20,7 @@ from walker.corpus.model import Block, Heading, ParsedNote, RawLink, Section
 PARSER_VERSION = 3
 
 Entry = ParsedNote | str  # a parsed note, or the reason the file was skipped
+_new = tuple.__new__
 
 
 class ParseCache:
@@ -99,10 +100,12 @@ def loads(path: str, data: bytes) -> Entry:
         frontmatter=fm,
         tags=tags,
         aliases=aliases,
-        links=tuple(map(RawLink._make, links)),
-        headings=tuple(map(Heading._make, headings)),
-        blocks=tuple(map(Block._make, blocks)),
-        sections=tuple(map(Section._make, sections)),
+        # tuple.__new__ straight from the stored tuples: the rows are walker's own, already the right
+        # shape, and a large vault holds a million of these records.
+        links=tuple([_new(RawLink, x) for x in links]),
+        headings=tuple([_new(Heading, x) for x in headings]),
+        blocks=tuple([_new(Block, x) for x in blocks]),
+        sections=tuple([_new(Section, x) for x in sections]),
         line_count=lines,
         warnings=warnings,
         open_tasks=open_tasks,

@@ -23,7 +23,8 @@ from walker.corpus.resolve import Resolver, find_subpath
 from walker.corpus.scan import list_vault
 from walker.errors import VaultNotFound
 
-Progress = Callable[[int, int], None]  # (files just done, files in all)
+Progress = Callable[[int, int], None]
+_new = tuple.__new__  # (files just done, files in all)
 PARALLEL_THRESHOLD = 256  # below this many files to parse, a process pool costs more than it saves
 
 
@@ -132,8 +133,12 @@ def resolve_links(
         if cached is None or len(cached) != len(note.links):
             resolutions = [resolver.resolve(raw.linkpath, note.path) for raw in note.links]
             cached = learned[note.path] = [(r.path, r.candidates) for r in resolutions]
-        for raw, (target, candidates) in zip(note.links, cached):
-            links.append(Link(note.path, raw.line, raw.kind, raw.target, raw.subpath, target, candidates, raw.display))
+        source = note.path
+        for (kind, text, line, display, _), (target, candidates) in zip(note.links, cached):
+            _, hashed, tail = text.partition("#")
+            subpath = "#" + tail if hashed else None
+            # tuple.__new__ rather than Link(...): the same record, without a Python-level call per link.
+            links.append(_new(Link, (source, line, kind, text, subpath, target, candidates, display)))
     return links, learned
 
 
