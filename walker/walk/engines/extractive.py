@@ -16,7 +16,7 @@ from walker.corpus.text import Paragraph, sentences
 from walker.pool.records import Candidate
 from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
-from walker.wander import Item, central_sentence, paragraph_ref, shared_neighbour
+from walker.wander import Item, central_sentence, paragraph_ref, section_ref, shared_neighbour
 
 GROUP_RANK = {"seed": 0, "near": 0, "middle": 1, "far": 2}
 DAILY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -41,7 +41,7 @@ class ExtractiveEngine:
         if item.group == "seed":
             sentence, ref = context.neighbourhood.seed.proposition, context.neighbourhood.seed.ref
         else:
-            section = next((s for s in note.sections if item.ref == _section_ref(note.path, s.heading, s.line, s.end_line)), None)
+            section = next((s for i, s in enumerate(note.sections) if section_ref(note, i) == item.ref), None)
             inside = [p for p in paragraphs if section and section.line <= p.line <= section.end_line]
             found = central_sentence(context.index, item.path, inside) or central_sentence(context.index, item.path, paragraphs)
             sentence, ref = (found[0], paragraph_ref(note, found[1])) if found else (note.title, item.ref)
@@ -160,10 +160,6 @@ class ExtractiveEngine:
 
 def _end(entry: InventoryEntry, ref: str) -> dict[str, str]:
     return {"path": entry.path, "title": entry.title, "group": entry.group, "ref": ref}
-
-
-def _section_ref(path: str, heading: str | None, line: int, end: int) -> str:
-    return f"{path}#{heading}" if heading else f"{path}#L{line}-L{end}"
 
 
 def _sentence_with(context: WalkContext, entry: InventoryEntry, terms: list[str]) -> tuple[str, str]:
