@@ -3,7 +3,6 @@
 import hashlib
 import json
 import re
-import shutil
 from datetime import datetime, timezone
 
 import pytest
@@ -202,3 +201,14 @@ def test_walk_on_tasks_docs(tmp_path):
     result = walk(vault, random_seed=3)
     assert "## Candidate associations" in result.report
     assert (vault / "walks" / "reports" / f"{result.outcome.walk_id}.md").is_file()
+
+
+def test_bad_walk_options_are_clear_errors(sample):
+    runner = CliRunner()
+    bad_now = runner.invoke(main, ["walk", str(sample), "--now", "yesterday"])
+    assert bad_now.exit_code == 2 and "ISO date-time" in bad_now.output
+    both = runner.invoke(main, ["walk", str(sample), "--seed", "x", "--seed-note", "Salt"])
+    assert both.exit_code == 2 and "not both" in both.output
+    unknown = runner.invoke(main, ["walk", str(sample), "--seed-note", "No Such Note"])
+    assert unknown.exit_code == 2 and "no note called" in unknown.output
+    assert not (sample / "walks").exists()

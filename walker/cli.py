@@ -178,7 +178,7 @@ def _now(value: str | None) -> datetime:
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        raise click.BadParameter(f"{value!r} is not an ISO date-time such as 2026-11-30T07:00", param_hint="--now")
+        raise click.BadParameter(f"{value!r} is not an ISO date-time such as 2026-11-30T07:00", param_hint="--now") from None
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 

@@ -193,8 +193,8 @@ def render_picture(outcome: WalkOutcome) -> str:
             y = centre + RINGS[group] * math.sin(angle)
             position[item.path] = (x, y)
     bridges = []
-    for index, verdict in enumerate(outcome.verdicts):
-        ends = [b.get("path") for b in outcome.candidates[index].bridge]
+    for index, candidate in enumerate(outcome.candidates):
+        ends = [b.get("path") for b in candidate.bridge]
         if len(ends) == 2 and all(e in position for e in ends):
             kept = index in outcome.hypothesis_ids
             (x1, y1), (x2, y2) = position[ends[0]], position[ends[1]]
