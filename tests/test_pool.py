@@ -84,3 +84,14 @@ def test_log_is_append_only(tmp_path):
     before = (tmp_path / "walks" / "log.md").read_text()
     store.log("second", ["walk-start: b"])
     assert (tmp_path / "walks" / "log.md").read_text().startswith(before)
+
+
+def test_ref_digests_survive_a_round_trip_rewrite(tmp_path):
+    from walker.pool.lifecycle import _digest
+
+    store = PoolStore(tmp_path)
+    data = dict(record("hyp-2026-11-30-001"), ref_digests={"A.md#^x": _digest("some text that hashes to digits")})
+    path = store.write_record("active", data)
+    store.update_record(read_record(path, "active"), {"idle_walks": 1})
+    again = read_record(path, "active").data["ref_digests"]
+    assert again == data["ref_digests"] and isinstance(next(iter(again.values())), str)

@@ -18,8 +18,12 @@ from walker import __version__
 from walker.corpus import Corpus, load_corpus
 from walker.errors import WalkerError
 from walker.graph import EXPORT_FORMATS, build_graph, export_graph, vault_summary
-from walker.config import write_default_config
+from walker.cadence import apply_reviews, run_cadence
+from walker.config import load_settings, write_default_config
+from walker.pool import lifecycle
+from walker.pool.inspect import check_pool
 from walker.pool.inspect import list_records, show_record
+from walker.schedule import Units, install, make_units, remove, user_unit_dir
 from walker.walk.audit import critique_file
 from walker.pool.store import PoolStore
 from walker.walk.runner import WalkOptions, run_walk
@@ -338,6 +342,177 @@ def pool_show(record_id: str, vault: Path, as_json: bool) -> None:
                 click.echo(f"  - {item}")
         else:
             click.echo(f"{key}: {value}")
+
+
+def _print_outcome(outcome: lifecycle.Outcome, as_json: bool) -> None:
+    if as_json:
+        _print_json({"events": outcome.events, "problems": outcome.problems,
+                     "written": [str(p) for p in outcome.written]})
+        return
+    for event in outcome.events:
+        click.echo(event)
+    for problem in outcome.problems:
+        click.echo(f"not applied: {problem}", err=True)
+
+
+@main.command()
+@click.argument("record_id", metavar="ID")
+@vault_argument
+@click.option("--source", required=True, help="The evidence that makes it true, e.g. 'user statement on 2026-11-29'.")
+@click.option("--statement", required=True, help="The fact, in your own words: the body of the new note.")
+@click.option("--evidence", multiple=True, help="Further evidence, one per option.")
+@now_option
+@json_option
+def discharge(record_id: str, vault: Path, source: str, statement: str, evidence: tuple[str, ...], now: str | None,
+              as_json: bool) -> None:
+    """Confirmed: write a new conclusion note in the inbox and retire the hypothesis to discharged/."""
+    settings = load_settings(vault)
+    outcome = lifecycle.discharge(PoolStore(vault), settings.inbox_folder, record_id, source=source,
+                                  statement=statement, evidence=evidence, now=_now(now))
+    _print_outcome(outcome, as_json)
+
+
+@main.command()
+@click.argument("record_id", metavar="ID")
+@vault_argument
+@click.option("--evidence", required=True, help="What showed the hypothesis wrong.")
+@now_option
+@json_option
+def reject(record_id: str, vault: Path, evidence: str, now: str | None, as_json: bool) -> None:
+    """Refuted: move the hypothesis to rejected/ with the evidence (walks will not propose it again)."""
+    _print_outcome(lifecycle.reject(PoolStore(vault), record_id, evidence=evidence, now=_now(now)), as_json)
+
+
+@main.command()
+@click.argument("record_id", metavar="ID")
+@vault_argument
+@click.option("--reason", default="archived by the reviewer", show_default=True)
+@now_option
+@json_option
+def archive(record_id: str, vault: Path, reason: str, now: str | None, as_json: bool) -> None:
+    """Retire a hypothesis or a noteworthy entry to archived/ without a verdict."""
+    _print_outcome(lifecycle.archive(PoolStore(vault), record_id, reason=reason, now=_now(now)), as_json)
+
+
+@main.command()
+@click.argument("record_id", metavar="ID")
+@vault_argument
+@now_option
+@json_option
+def mute(record_id: str, vault: Path, now: str | None, as_json: bool) -> None:
+    """Keep a hypothesis in active/ but never surface it on its own."""
+    _print_outcome(lifecycle.mute(PoolStore(vault), record_id, now=_now(now)), as_json)
+
+
+@main.command()
+@click.argument("record_id", metavar="ID")
+@vault_argument
+@now_option
+@json_option
+def unmute(record_id: str, vault: Path, now: str | None, as_json: bool) -> None:
+    """Let a muted hypothesis surface again."""
+    _print_outcome(lifecycle.unmute(PoolStore(vault), record_id, now=_now(now)), as_json)
+
+
+@main.command()
+@vault_argument
+@now_option
+@json_option
+def review(vault: Path, now: str | None, as_json: bool) -> None:
+    """Apply what reviewers set in Obsidian: human_review_outcome on noteworthy entries, review on records."""
+    ws = _workspace(vault, show_progress=not as_json)
+    _print_outcome(apply_reviews(ws, _now(now)), as_json)
+
+
+@main.command()
+@vault_argument
+@click.option("--repair", is_flag=True, help="Mend what needs no judgement: half-finished moves and writes.")
+@now_option
+@json_option
+def check(vault: Path, repair: bool, now: str | None, as_json: bool) -> None:
+    """Check the pool: schema, folders, duplicate ids, dead or changed refs, broken reports. Exit 1 on findings."""
+    problems = check_pool(vault)
+    if repair and any(p.repair for p in problems):
+        lifecycle.repair(PoolStore(vault), [p for p in problems if p.repair], _now(now))
+        problems = check_pool(vault)
+    if as_json:
+        _print_json({"problems": [p.as_dict() for p in problems]})
+    else:
+        for p in problems:
+            click.echo(f"{p.kind}: {p.path}: {p.message}" + (f" (--repair: {p.repair})" if p.repair else ""))
+        click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found" if problems else "the pool is healthy")
+    if problems:
+        sys.exit(1)
+
+
+@main.command()
+@vault_argument
+@click.option("--cadence", type=click.Choice(["daily", "weekly"]), default="weekly", show_default=True)
+@click.option("--force", is_flag=True, help="Run even if this period's run already happened.")
+@now_option
+@json_option
+def run(vault: Path, cadence: str, force: bool, now: str | None, as_json: bool) -> None:
+    """The scheduled run: apply reviews, walk (1 pass daily, 3 weekly), age the pool, rebuild the site."""
+    report = run_cadence(vault, cadence, _now(now), force)
+    if as_json:
+        _print_json(report.as_dict())
+        return
+    if report.skipped:
+        click.echo(f"skipped: {report.skipped}")
+        return
+    for walk_summary in report.walks:
+        click.echo(f"walk {walk_summary['walk_id']}: {walk_summary['seed']['path']} → kept {len(walk_summary['hypotheses'])}")
+    for event in report.events:
+        click.echo(event)
+    for problem in report.problems:
+        click.echo(f"problem: {problem}", err=True)
+    if report.site:
+        click.echo(f"site: {report.site}")
+
+
+@main.group()
+def schedule() -> None:
+    """The timer that runs `walker run` (systemd user units, or a crontab line)."""
+
+
+def _units(vault: Path, cadence: str, on: str | None) -> Units:
+    if not vault.is_dir():
+        raise WalkerError(f"{vault}: no such folder. Pass the vault folder, or set WALKER_VAULT.")
+    return make_units(vault, cadence, on)
+
+
+cadence_option = click.option("--cadence", type=click.Choice(["daily", "weekly"]), default="weekly", show_default=True)
+on_option = click.option("--on", help="When: 'Fri 07:50' for weekly (the default), '07:50' for daily.")
+
+
+@schedule.command("install")
+@vault_argument
+@cadence_option
+@on_option
+def schedule_install(vault: Path, cadence: str, on: str | None) -> None:
+    """Write and enable the timer for this vault."""
+    for message in install(_units(vault, cadence, on)):
+        click.echo(message)
+
+
+@schedule.command("show")
+@vault_argument
+@cadence_option
+@on_option
+def schedule_show(vault: Path, cadence: str, on: str | None) -> None:
+    """Print the units (and the crontab line) without installing anything."""
+    units = _units(vault, cadence, on)
+    for name, text in units.files.items():
+        click.echo(f"# {user_unit_dir() / name}\n{text}")
+    click.echo(f"# or, without systemd, in `crontab -e`:\n{units.crontab}")
+
+
+@schedule.command("remove")
+@vault_argument
+def schedule_remove(vault: Path) -> None:
+    """Disable and delete this vault's timer."""
+    for message in remove(_units(vault, "weekly", None)):
+        click.echo(message)
 
 
 @main.group()

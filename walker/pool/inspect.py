@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from walker.errors import WalkerError
+from walker.pool import lifecycle
 from walker.pool.store import PoolStore
 
 
@@ -40,3 +42,18 @@ def show_record(vault: Path | str, record_id: str) -> dict[str, Any]:
         if record.id == record_id or record.path.stem == record_id:
             return {"path": str(record.path), "folder": record.folder, **record.data}
     raise RecordNotFound(f"no record {record_id!r} in {Path(vault) / 'walks'}; `walker pool list` shows the ids")
+
+
+def check_pool(vault: Path | str) -> list[lifecycle.Problem]:
+    """`walker check`: the pool against its schema, its folders, the vault and its reports."""
+    from walker.config import load_settings
+    from walker.corpus import load_corpus
+    from walker.similarity import load_index
+    from walker.walk.critic import CriticContext
+
+    root = Path(vault)
+    corpus = load_corpus(root)
+    critic = CriticContext(corpus, load_index(corpus), set())
+    reports = {report.relative_to(root).as_posix(): re.findall(r"\[\[(hyp-[\w-]+)", report.read_text(encoding="utf-8"))
+               for report in sorted((root / "walks" / "reports").glob("*.md"))}
+    return lifecycle.check(PoolStore(root), load_settings(root).inbox_folder, critic.ref_text, reports)

@@ -112,7 +112,7 @@ def hypothesis_record(
         "never_applies_when": list(candidate.never_applies_when),
         "disconfirm_if": list(candidate.disconfirm_if),
         "expires_after_walks": expires_after_walks,
-        "walks_since_created": 0,
+        "idle_walks": 0,  # walks since created or last engaged; at expires_after_walks it is archived
         "why_it_matters": candidate.why_it_matters,
         "walk": walk_id,
         "engine": engine,
@@ -148,7 +148,7 @@ def noteworthy_record(
 def validate(record: Mapping[str, Any]) -> list[str]:
     """Problems with a record's frontmatter, as sentences; empty when it is valid."""
     problems = []
-    noteworthy = record.get("status") == NOTEWORTHY_STATUS
+    noteworthy = record.get("status") == NOTEWORTHY_STATUS or "-noteworthy-" in str(record.get("id", ""))
     for key in NOTEWORTHY_REQUIRED if noteworthy else REQUIRED:
         if key not in record:
             problems.append(f"missing {key}")
@@ -158,6 +158,8 @@ def validate(record: Mapping[str, Any]) -> list[str]:
     if not record.get("supporting_refs"):
         problems.append("no supporting_refs")
     if noteworthy:
+        if record.get("status") not in (NOTEWORTHY_STATUS, "archived"):
+            problems.append(f"a noteworthy entry is {record.get('status')!r}; it can only be noteworthy or archived")
         if str(record.get("human_review_outcome") or "") not in REVIEW_OUTCOMES:
             problems.append(f"human_review_outcome must be one of {', '.join(o or '(empty)' for o in REVIEW_OUTCOMES)}")
         return problems

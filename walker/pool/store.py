@@ -154,13 +154,20 @@ class PoolStore:
         return path
 
     def update_record(self, stored: StoredRecord, changes: Mapping[str, Any], folder: str | None = None) -> Path:
-        """Change fields in place (round-trip YAML) and move the file when its folder changes."""
+        """Change fields in place (round-trip YAML) and move the file when its folder changes.
+
+        The new file is written before the old one is removed: a crash in between leaves the
+        record in two folders, which `walker check` names and `--repair` mends; never in none.
+        """
         text = stored.path.read_text(encoding="utf-8")
         raw_front, _, _ = _split(text)
         yaml_rt = _round_trip()
         data = yaml_rt.load(raw_front) or {}
         for key, value in changes.items():
-            data[key] = value
+            if value is None:
+                data.pop(key, None)  # a field that no longer applies goes away, not to null
+            else:
+                data[key] = value
         target_folder = folder or stored.folder
         plain = dict(yaml.safe_load(_dump(yaml_rt, data)) or {})
         if FOLDER_OF_STATUS.get(str(plain.get("status"))) != target_folder:

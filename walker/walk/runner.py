@@ -17,6 +17,8 @@ import numpy as np
 
 from walker.config import table
 from walker.errors import WalkerError
+from walker.pool import lifecycle
+from walker.pool.lifecycle import ref_digests
 from walker.pool.records import hypothesis_record, noteworthy_record
 from walker.pool.store import PoolStore
 from walker.report import WalkOutcome, render_picture, render_report
@@ -36,6 +38,9 @@ class WalkSettings:
     expires_after_walks: int = 12
 
 
+AGREEMENT = 0.3  # claims this close in TF-IDF space say the same kind of thing (for supersede)
+
+
 class NoSeed(WalkerError):
     """No note can seed a walk (every candidate was used recently, or the vault is empty)."""
 
@@ -48,6 +53,8 @@ class WalkOptions:
     engine: str | None = None  # None: walker.toml [walk] engine
     random_seed: int = 0
     dry_run: bool = False
+    cadence: str | None = None  # set by `walker run`: which scheduled run this walk belongs to
+    period: str | None = None
 
 
 @dataclass
@@ -107,11 +114,26 @@ def run_walk(ws: Workspace, options: WalkOptions) -> WalkResult:
                               verdicts, hypothesis_ids, noteworthy_ids)
         result = WalkResult(outcome, render_report(outcome), render_picture(outcome), _run_record(outcome, options))
         if not options.dry_run:
-            result.written = _write(store, outcome, result, settings)
+            digests = {i: ref_digests(candidates[i].supporting_refs, critic.ref_text) for i in hypothesis_ids}
+            result.written = _write(store, outcome, result, settings, digests)
+    if not options.dry_run:
+        # A completed walk ages the pool, and its new hypotheses may supersede older ones (§13.3, §13.4).
+        new_ids = list(hypothesis_ids.values())
+        lifecycle.supersede(store, new_ids, options.now, _claims_agree(ws))
+        lifecycle.age_pool(store, options.now, walk_id)
     return result
 
 
-def _write(store: PoolStore, outcome: WalkOutcome, result: WalkResult, settings: WalkSettings) -> list[Path]:
+def _claims_agree(ws: Workspace) -> Any:
+    def agree(old: str, new: str) -> bool:
+        vectors = ws.index.transform([old, new])
+        return bool(vectors.shape[1]) and float((vectors[0] @ vectors[1].T).toarray()[0, 0]) >= AGREEMENT
+
+    return agree
+
+
+def _write(store: PoolStore, outcome: WalkOutcome, result: WalkResult, settings: WalkSettings,
+           digests: dict[int, dict[str, str]]) -> list[Path]:
     store.ensure()
     written = []
     seed = outcome.seed.proposition
@@ -120,6 +142,7 @@ def _write(store: PoolStore, outcome: WalkOutcome, result: WalkResult, settings:
         record = hypothesis_record(outcome.candidates[index], id=hyp_id, created=created, seed=seed,
                                    walk_id=outcome.walk_id, engine=outcome.engine,
                                    expires_after_walks=settings.expires_after_walks)
+        record["ref_digests"] = digests.get(index, {})
         written.append(store.write_record("active", record))
     for index, entry_id in outcome.noteworthy_ids.items():
         verdict = outcome.verdicts[index]
@@ -149,6 +172,8 @@ def _run_record(outcome: WalkOutcome, options: WalkOptions) -> dict[str, Any]:
         "started": options.now.isoformat(),
         "engine": outcome.engine,
         "random_seed": options.random_seed,
+        "cadence": options.cadence,
+        "period": options.period,
         "seed": {"path": hood.seed.path, "proposition": hood.seed.proposition, "ref": hood.seed.ref,
                  "source": hood.seed.source, "reason": hood.seed.reason},
         "neighbourhood": {group: [i.as_dict() for i in getattr(hood, group)] for group in ("near", "middle", "far")}

@@ -1,0 +1,218 @@
+"""Discharge, reject, archive, mute, expiry, supersede, reviews, check (protocol §13, §18 items 10–12)."""
+
+import hashlib
+import json
+from datetime import datetime, timedelta, timezone
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from conftest import SAMPLE_VAULT, copy_vault_files
+from walker.cli import main
+from walker.pool import lifecycle
+from walker.pool.records import Candidate, hypothesis_record, noteworthy_record
+from walker.pool.store import PoolStore, read_record
+
+NOW = datetime(2026, 11, 30, 7, 0, tzinfo=timezone.utc)
+
+
+def cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def digest_outside(vault, *skip):
+    return {p.relative_to(vault).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(vault.rglob("*")) if p.is_file() and p.relative_to(vault).parts[0] not in skip}
+
+
+@pytest.fixture
+def walked(tmp_path):
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    (vault / "Inbox" / "Mine.md").write_text("# my own inbox note\n", encoding="utf-8")
+    result = cli("walk", vault, "--now", NOW.isoformat(), "--random-seed", "1", "--json")
+    assert result.exit_code == 0, result.output
+    return vault, json.loads(result.output)["hypotheses"]
+
+
+def records(vault, folder):
+    return {r.id: r for r in PoolStore(vault).records(folder)}
+
+
+def test_discharge_spawns_a_conclusion_note_and_retires_the_record(walked):
+    vault, ids = walked
+    before = digest_outside(vault, "walks", "Inbox")
+    inbox_before = digest_outside(vault / "Inbox")
+    result = cli("discharge", ids[0], vault, "--source", "user statement on 2026-11-29",
+                 "--statement", "Quorum sizes and read/write quorums are the same trade-off.",
+                 "--evidence", "talked it through with the team", "--now", NOW.isoformat())
+    assert result.exit_code == 0, result.output
+    assert digest_outside(vault, "walks", "Inbox") == before  # nothing outside walks/ and the inbox changed
+    inbox_after = digest_outside(vault / "Inbox")
+    assert {k: v for k, v in inbox_after.items() if k in inbox_before} == inbox_before  # the inbox only gained
+    (new_note,) = [vault / "Inbox" / k for k in inbox_after if k not in inbox_before]
+    front = yaml.safe_load(new_note.read_text().split("---")[1])
+    assert front["source"] == "user statement on 2026-11-29"
+    assert front["inspired_by"] == ids[0] and ids[0] not in front["source"]
+    assert front["corroborating_refs"] and not any(r in front["source"] for r in front["corroborating_refs"])
+    assert front["id"].startswith("conclusion-2026-11-30-")
+    assert "Quorum sizes and read/write quorums" in new_note.read_text()
+    record = records(vault, "discharged")[ids[0]]
+    assert record.data["status"] == "discharged" and new_note.stem in record.data["conclusion"]
+    assert ids[0] not in records(vault, "active")
+    log = (vault / "walks" / "log.md").read_text()
+    assert f"discharge: [[{ids[0]}]] → [[Inbox/{new_note.stem}" in log
+
+
+@pytest.mark.parametrize("source", ["{id}", "{ref}", "the hypothesis and its refs", "per {ref} and {id}"])
+def test_laundering_a_guess_into_evidence_is_refused(walked, source):
+    vault, ids = walked
+    ref = records(vault, "active")[ids[0]].data["supporting_refs"][0]
+    before = digest_outside(vault)
+    result = cli("discharge", ids[0], vault, "--source", source.format(id=ids[0], ref=ref), "--statement", "It holds.")
+    assert result.exit_code == 2 and "names only the hypothesis or its refs" in result.output
+    assert digest_outside(vault) == before
+
+
+def test_reject_archive_mute_unmute_keep_folder_and_status_in_step(walked):
+    vault, ids = walked
+    assert cli("mute", ids[0], vault).exit_code == 0
+    assert records(vault, "active")[ids[0]].data["status"] == "muted"
+    assert cli("unmute", ids[0], vault).exit_code == 0
+    assert records(vault, "active")[ids[0]].data["status"] == "active"
+    assert cli("reject", ids[0], vault, "--evidence", "the two passages mean different things").exit_code == 0
+    assert records(vault, "rejected")[ids[0]].data["rejection_evidence"] == "the two passages mean different things"
+    assert cli("archive", ids[1], vault).exit_code == 0
+    assert records(vault, "archived")[ids[1]].data["status"] == "archived"
+    again = cli("reject", ids[0], vault, "--evidence", "x")
+    assert again.exit_code == 2 and "rejected" in again.output
+    log = (vault / "walks" / "log.md").read_text()
+    for event in ("mute:", "unmute:", "reject:", "archive:"):
+        assert event in log
+    assert cli("check", vault).exit_code == 0
+
+
+def test_expiry_after_n_walks(tmp_path):
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    (vault / "walker.toml").write_text("[walk]\nexpires_after_walks = 2\n", encoding="utf-8")
+    first = json.loads(cli("walk", vault, "--now", NOW.isoformat(), "--json").output)["hypotheses"]
+    assert first
+    cli("walk", vault, "--now", (NOW + timedelta(days=7)).isoformat())
+    assert all(records(vault, "active")[i].data["idle_walks"] == 1 for i in first)
+    cli("walk", vault, "--now", (NOW + timedelta(days=14)).isoformat())
+    archived = records(vault, "archived")
+    assert set(first) <= set(archived)
+    assert all("expired after 2 walks" in archived[i].data["archive_reason"] for i in first)
+    assert "expired after 2 walks" in (vault / "walks" / "log.md").read_text()
+
+
+def candidate(refs, claim):
+    return Candidate(claim=claim, supporting_refs=tuple(refs), confidence="low", impact="add",
+                     impact_reason="not linked yet, so this adds", applies_when=("When working on soil.",),
+                     never_applies_when=("During an outage.",), disconfirm_if=("The passages disagree about soil.",))
+
+
+def test_supersede_archives_the_narrower_hypothesis(tmp_path):
+    store = PoolStore(tmp_path)
+    store.ensure()
+    claim = "Compost heat and soil structure may be two views of one pattern around aerobic life."
+    for record_id, refs in (("hyp-2026-11-01-001", ["A.md#x", "B.md#y"]), ("hyp-2026-11-02-001", ["A.md#x", "B.md#y", "C.md#z"]),
+                            ("hyp-2026-11-02-002", ["A.md#x", "D.md#w", "B.md#y"])):
+        store.write_record("active", hypothesis_record(candidate(refs, claim), id=record_id, created="2026-11-02", seed="s",
+                                                       walk_id="w", engine="e", expires_after_walks=12))
+    outcome = lifecycle.supersede(store, ["hyp-2026-11-02-001"], NOW, lambda old, new: old == new)
+    (old,) = PoolStore(tmp_path).records("archived")
+    assert old.id == "hyp-2026-11-01-001" and old.data["status"] == "superseded"
+    assert old.data["superseded_by"] == "hyp-2026-11-02-001"
+    assert outcome.events == ["archive: [[hyp-2026-11-01-001]] superseded by [[hyp-2026-11-02-001]]"]
+    disagree = lifecycle.supersede(store, ["hyp-2026-11-02-002"], NOW, lambda old, new: False)
+    assert disagree.events == []
+
+
+def edit(path, **fields):
+    record = read_record(path, path.parent.name)
+    PoolStore(path.parents[2]).update_record(record, fields)
+
+
+def test_reviews_made_in_the_vault(walked):
+    vault, ids = walked
+    active = records(vault, "active")
+    edit(active[ids[0]].path, review="confirm", review_source="user statement on 2026-11-30",
+         review_statement="It holds for our cluster.")
+    edit(active[ids[1]].path, review="confirm", review_source="user statement on 2026-11-30")  # incomplete
+    edit(active[ids[2]].path, review="reject", review_evidence="different meanings of the word")
+    result = cli("review", vault, "--now", NOW.isoformat(), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert ids[0] in records(vault, "discharged") and ids[2] in records(vault, "rejected")
+    assert ids[1] in records(vault, "active")  # left as it is
+    assert any(ids[1] in p and "review_statement" in p for p in data["problems"])
+
+
+def test_noteworthy_outcomes(walked):
+    vault, _ = walked
+    store = PoolStore(vault)
+    bridge = ({"path": "Kitchen/Sourdough Starter.md"}, {"path": "Systems/Backpressure.md"})
+    for n in (1, 2, 3):
+        entry = noteworthy_record(
+            Candidate(claim="Backpressure may state a rule that holds well beyond its own domain: “Never accept work "
+                            "faster than you can finish it.”", supporting_refs=("Systems/Backpressure.md#^never-faster",),
+                      confidence="low", impact="add", impact_reason="", applies_when=(), never_applies_when=(),
+                      disconfirm_if=(), bridge=bridge, title=f"entry {n}"),
+            id=f"hyp-2026-11-30-noteworthy-{n:03d}", created="2026-11-30", seed="s", walk_id="2026-11-30-001",
+            engine="extractive", rejection_reason="single-source", flagged_value_reason="joins two folders")
+        store.write_record("noteworthy", entry)
+    edit(vault / "walks" / "noteworthy" / "hyp-2026-11-30-noteworthy-001.md", human_review_outcome="archive")
+    edit(vault / "walks" / "noteworthy" / "hyp-2026-11-30-noteworthy-002.md", human_review_outcome="maybe")
+    edit(vault / "walks" / "noteworthy" / "hyp-2026-11-30-noteworthy-003.md", human_review_outcome="rewrite")
+    data = json.loads(cli("review", vault, "--now", NOW.isoformat(), "--json").output)
+    archived = records(vault, "archived")
+    assert archived["hyp-2026-11-30-noteworthy-001"].data["status"] == "archived"
+    assert "hyp-2026-11-30-noteworthy-002" in records(vault, "noteworthy")
+    assert any("maybe" in p for p in data["problems"])
+    rewritten = archived.get("hyp-2026-11-30-noteworthy-003")
+    if rewritten is not None:
+        assert rewritten.data["rewritten_as"] and all(i in records(vault, "active") for i in rewritten.data["rewritten_as"])
+    else:
+        assert any("rewrite walk kept nothing" in p for p in data["problems"])
+    checked = cli("check", vault)
+    assert checked.exit_code == 1 and "noteworthy-002.md: human_review_outcome must be one of" in checked.output
+
+
+def test_check_finds_and_repairs(walked):
+    vault, ids = walked
+    assert cli("check", vault).exit_code == 0
+    active = records(vault, "active")
+    (vault / "walks" / "archived" / f"{ids[0]}.md").write_bytes(active[ids[0]].path.read_bytes())  # half-finished move
+    text = active[ids[1]].path.read_text().replace("status: active", "status: rejected")
+    active[ids[1]].path.write_text(text)  # folder and status disagree
+    (vault / "walks" / "active" / ".hyp-x.md.123.tmp").write_text("half")
+    result = cli("check", vault, "--json")
+    assert result.exit_code == 1
+    kinds = {p["kind"] for p in json.loads(result.output)["problems"]}
+    assert {"duplicate", "folder", "temporary"} <= kinds
+    assert cli("check", vault, "--repair").exit_code == 0
+    assert ids[1] in records(vault, "rejected") and ids[0] in records(vault, "active")
+
+
+def test_check_mends_a_discharge_cut_short(walked):
+    vault, ids = walked
+    from walker.inbox import Conclusion, capture
+
+    capture(vault, "Inbox", Conclusion(created="2026-11-30", source="user statement on 2026-11-30",
+                                       statement="It holds.", inspired_by=ids[0]))
+    result = cli("check", vault)
+    assert result.exit_code == 1 and "half-discharged" in result.output
+    assert cli("check", vault, "--repair").exit_code == 0
+    assert ids[0] in records(vault, "discharged")
+
+
+def test_check_names_dead_refs_and_reports_pointing_nowhere(walked):
+    vault, ids = walked
+    record = records(vault, "active")[ids[0]]
+    cited = record.data["supporting_refs"][0].partition("#")[0]
+    (vault / cited).unlink()
+    (vault / "walks" / "reports" / "2026-11-30-001.md").write_text("see [[hyp-2026-01-01-999]]\n")
+    result = cli("check", vault, "--json")
+    kinds = {p["kind"] for p in json.loads(result.output)["problems"]}
+    assert result.exit_code == 1 and {"dead-ref", "missing-record"} <= kinds

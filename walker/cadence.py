@@ -1,0 +1,185 @@
+"""`walker run`: what the timer starts. Apply the reviewer's decisions, walk, age the pool.
+
+Daily is light (one seed); weekly is deep (three independent single-seed passes). A run that
+already happened this period is skipped: the cadence decides when walker walks, never a failure
+or a request for help (protocol §5.4). Two runs never overlap: the second one says so and stops.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from walker.config import table
+from walker.errors import WalkerError
+from walker.pool import lifecycle
+from walker.pool.records import REVIEW_OUTCOMES
+from walker.pool.store import PoolStore
+from walker.walk.critic import CriticContext
+from walker.walk.runner import WalkOptions, run_walk
+from walker.workspace import Workspace
+
+CADENCES = {"daily": 1, "weekly": 3}
+
+
+class RunBusy(WalkerError):
+    """Another `walker run` is working on this vault."""
+
+    exit_code = 1
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """The ``[run]`` table of walker.toml."""
+
+    site_dir: str = ""  # rebuild the review site here after each run; empty: do not
+
+
+@dataclass
+class RunReport:
+    cadence: str
+    period: str
+    skipped: str | None = None
+    walks: list[dict[str, Any]] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    site: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"cadence": self.cadence, "period": self.period, "skipped": self.skipped, "walks": self.walks,
+                "events": self.events, "problems": self.problems, "site": self.site}
+
+
+def period_of(cadence: str, now: datetime) -> str:
+    if cadence == "daily":
+        return now.date().isoformat()
+    year, week, _ = now.isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+@contextmanager
+def run_lock(store: PoolStore) -> Iterator[None]:
+    store.root.mkdir(parents=True, exist_ok=True)
+    with open(store.root / ".run.lock", "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise RunBusy(f"another `walker run` is working on {store.vault}; this one stops and changes nothing") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def run_cadence(vault: Path, cadence: str, now: datetime, force: bool = False) -> RunReport:
+    """One scheduled run. Skips when this period already had its run, unless ``force``."""
+    if cadence not in CADENCES:
+        raise WalkerError(f"cadence {cadence!r}: use daily or weekly")
+    store = PoolStore(vault)
+    report = RunReport(cadence, period_of(cadence, now))
+    with run_lock(store):
+        done = [r for r in store.runs() if r.get("cadence") == cadence and r.get("period") == report.period]
+        if done and not force:
+            report.skipped = (f"the {cadence} run for {report.period} already happened "
+                              f"(walk {done[-1].get('walk_id')}); --force runs again")
+            return report
+        ws = Workspace.open(vault)
+        store.ensure()
+        review = apply_reviews(ws, now)
+        report.events += review.events
+        report.problems += review.problems
+        seed_base = int(hashlib.sha1(report.period.encode()).hexdigest()[:8], 16)
+        for number in range(CADENCES[cadence]):
+            options = WalkOptions(now=now, random_seed=seed_base + number, cadence=cadence, period=report.period)
+            try:
+                result = run_walk(ws, options)
+            except WalkerError as exc:
+                store.log(now.strftime("%Y-%m-%d %H:%M"), [f"walk-failed: {exc}"])
+                report.problems.append(f"walk {number + 1} of {CADENCES[cadence]} did not run: {exc}")
+                continue
+            report.walks.append(result.summary())
+        critic = CriticContext(ws.corpus, ws.index, set())
+        dead = lifecycle.archive_dead_refs(store, lambda ref: critic.ref_text(ref) is not None, now)
+        report.events += dead.events
+        site_dir = table(RunSettings, ws.settings.extra, "run").site_dir
+        if site_dir:
+            from walker.site.build import build_site
+
+            target = Path(site_dir) if Path(site_dir).is_absolute() else vault / site_dir
+            report.site = str(build_site(vault, target))
+    return report
+
+
+def apply_reviews(ws: Workspace, now: datetime) -> lifecycle.Outcome:
+    """Apply what reviewers set in Obsidian: outcomes on noteworthy entries, confirm/reject on records.
+
+    An incomplete or invalid edit is reported and the record is left exactly as it is.
+    """
+    store = PoolStore(ws.root)
+    outcome = lifecycle.Outcome()
+    for record in store.records("noteworthy"):
+        choice = str(record.data.get("human_review_outcome") or "").strip().lower()
+        if not choice or choice == "leave":
+            continue
+        if choice not in REVIEW_OUTCOMES:
+            outcome.problems.append(f"{record.id}: human_review_outcome {choice!r} is not rewrite, archive or leave; left as it is")
+        elif choice == "archive":
+            outcome.events += lifecycle.archive(store, record.id, reason="the reviewer chose archive", now=now).events
+        else:
+            outcome.events += _rewrite(ws, store, record, now, outcome)
+    for record in store.records("active"):
+        choice = str(record.data.get("review") or "").strip().lower()
+        if not choice:
+            continue
+        try:
+            if choice == "confirm":
+                source, statement = str(record.data.get("review_source") or ""), str(record.data.get("review_statement") or "")
+                if not source.strip() or not statement.strip():
+                    raise lifecycle.LifecycleError(f"{record.id}: review: confirm needs review_source and review_statement")
+                done = lifecycle.discharge(store, ws.settings.inbox_folder, record.id, source=source, statement=statement,
+                                           evidence=_strings(record.data.get("review_evidence")), now=now)
+            elif choice == "reject":
+                evidence = " ".join(_strings(record.data.get("review_evidence")))
+                if not evidence.strip():
+                    raise lifecycle.LifecycleError(f"{record.id}: review: reject needs review_evidence")
+                done = lifecycle.reject(store, record.id, evidence=evidence, now=now)
+            else:
+                raise lifecycle.LifecycleError(f"{record.id}: review {choice!r} is not confirm or reject")
+        except lifecycle.LifecycleError as exc:
+            outcome.problems.append(f"{exc}; left as it is")
+            continue
+        outcome.events += done.events
+    return outcome
+
+
+def _rewrite(ws: Workspace, store: PoolStore, record: Any, now: datetime, outcome: lifecycle.Outcome) -> list[str]:
+    """A fresh walk seeded from the entry's claim; if something survives, the entry is archived (§13.5)."""
+    claim = str(record.data.get("claim") or "").strip()
+    try:
+        result = run_walk(ws, WalkOptions(now=now, seed_text=claim, random_seed=len(claim)))
+    except WalkerError as exc:
+        outcome.problems.append(f"{record.id}: the rewrite walk did not run ({exc}); left as it is")
+        return []
+    survivors = list(result.outcome.hypothesis_ids.values())
+    if not survivors:
+        outcome.problems.append(f"{record.id}: the rewrite walk kept nothing; left for another try")
+        return []
+    with store.lock():
+        current = lifecycle.find(store, record.id)
+        store.update_record(current, {"status": "archived", "rewritten_as": survivors,
+                                      "archived": now.date().isoformat()}, "archived")
+        event = f"archive: [[{record.id}]] rewritten as {', '.join(f'[[{s}]]' for s in survivors)}"
+        store.log(now.strftime("%Y-%m-%d %H:%M"), [event])
+    return [event]
+
+
+def _strings(value: Any) -> list[str]:
+    if value is None:
+        return []
+    return [str(value)] if isinstance(value, str) else [str(v) for v in value]

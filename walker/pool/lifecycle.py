@@ -1,0 +1,325 @@
+"""How a hypothesis leaves active/ (protocol §13): discharge, reject, expire, supersede; mute;
+the reviewer's decisions made in the vault; and the health check of the pool.
+
+Every change goes through the store (round-trip YAML, atomic writes, the lock) and is logged
+in walks/log.md with its evidence. Folder and status always agree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from walker.errors import WalkerError
+from walker.inbox import Conclusion, capture, conclusions
+from walker.pool.records import FOLDER_OF_STATUS, NOTEWORTHY_STATUS, validate
+from walker.pool.store import PoolStore, StoredRecord, read_record
+
+LAUNDERING_FILLER = frozenset(
+    "the a an this that its it hypothesis hypotheses refs ref references reference supporting corpus note notes "
+    "docs doc vault walk walker says said per see from in of and as by according to cited citation claim".split()
+)
+
+
+class LifecycleError(WalkerError):
+    """A lifecycle command cannot be applied to this record as asked."""
+
+
+@dataclass
+class Outcome:
+    """What a lifecycle pass did, for the command to print."""
+
+    events: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    written: list[Path] = field(default_factory=list)
+
+
+def find(store: PoolStore, record_id: str) -> StoredRecord:
+    matches = [r for r in store.records() if r.id == record_id or r.path.stem == record_id]
+    if not matches:
+        raise LifecycleError(f"no record {record_id!r} under {store.root}; `walker pool list` shows the ids")
+    if len(matches) > 1:
+        raise LifecycleError(f"{record_id} is in {len(matches)} folders; run `walker check --repair` first")
+    return matches[0]
+
+
+def laundering(source: str, record: StoredRecord) -> str | None:
+    """Why ``source`` is only the hypothesis or its refs dressed up as evidence (§6.2.2), or None."""
+    text = source.lower()
+    for ref in record.data.get("supporting_refs") or []:
+        path, _, anchor = str(ref).lower().partition("#")
+        text = text.replace(str(ref).lower(), " ").replace(path, " ").replace(path.removesuffix(".md"), " ")
+        text = text.replace(path.rsplit("/", 1)[-1].removesuffix(".md"), " ").replace(anchor, " ")
+    text = re.sub(r"\bhyp-[\w-]+", " ", text)
+    words = [w for w in re.findall(r"[^\W_]+", text) if w not in LAUNDERING_FILLER]
+    if len(words) < 2:
+        return ("the source names only the hypothesis or its refs; name the real evidence, e.g. "
+                "'user statement on 2026-11-29' or the observation that settled it")
+    return None
+
+
+# --- the four exits, and mute --------------------------------------------------------
+
+
+def discharge(store: PoolStore, inbox_folder: str, record_id: str, *, source: str, statement: str,
+              evidence: Iterable[str] = (), now: datetime) -> Outcome:
+    """Confirmed: a new conclusion note in the inbox, then the record to discharged/ (§13.1)."""
+    if not statement.strip():
+        raise LifecycleError("a discharge needs --statement: the fact in your own words")
+    with store.lock():
+        record = find(store, record_id)
+        if record.data.get("status") not in ("active", "muted"):
+            raise LifecycleError(f"{record.id} is {record.data.get('status')}; only active or muted hypotheses discharge")
+        why = laundering(source, record)
+        if why:
+            raise LifecycleError(f"{record.id}: {why}")
+        day = now.date().isoformat()
+        note = capture(store.vault, inbox_folder, Conclusion(
+            created=day, source=source.strip(), statement=statement, inspired_by=record.id,
+            corroborating_refs=tuple(str(r) for r in record.data.get("supporting_refs") or ()),
+            evidence=tuple(evidence)))
+        return _finish_discharge(store, record, note, source.strip(), now, Outcome(written=[note]))
+
+
+def _finish_discharge(store: PoolStore, record: StoredRecord, note: Path, source: str, now: datetime,
+                      outcome: Outcome) -> Outcome:
+    link = _note_link(store.vault, note)
+    changes = {"status": "discharged", "discharged": now.date().isoformat(), "conclusion": link,
+               "discharge_source": source}
+    outcome.written.append(store.update_record(record, changes, "discharged"))
+    outcome.events.append(f"discharge: [[{record.id}]] → {link} (source: {source})")
+    store.log(_stamp(now), outcome.events)
+    return outcome
+
+
+def reject(store: PoolStore, record_id: str, *, evidence: str, now: datetime) -> Outcome:
+    """Refuted: to rejected/ with the refuting evidence (§13.2). Kept, so walks do not regenerate it."""
+    if not evidence.strip():
+        raise LifecycleError("a rejection needs --evidence: what showed the hypothesis wrong")
+    return _move(store, record_id, "rejected", {"rejected": now.date().isoformat(), "rejection_evidence": evidence},
+                 f"reject: [[{{id}}]] evidence: {evidence}", now, allowed=("active", "muted"))
+
+
+def archive(store: PoolStore, record_id: str, *, reason: str, now: datetime) -> Outcome:
+    return _move(store, record_id, "archived", {"archived": now.date().isoformat(), "archive_reason": reason},
+                 f"archive: [[{{id}}]] ({reason})", now, allowed=("active", "muted", NOTEWORTHY_STATUS))
+
+
+def mute(store: PoolStore, record_id: str, *, now: datetime, reason: str = "muted by the reviewer") -> Outcome:
+    return _move(store, record_id, "muted", {"muted": now.date().isoformat()}, f"mute: [[{{id}}]] ({reason})", now,
+                 allowed=("active",))
+
+
+def unmute(store: PoolStore, record_id: str, *, now: datetime) -> Outcome:
+    return _move(store, record_id, "active", {"muted": None}, "unmute: [[{id}]]", now, allowed=("muted",))
+
+
+def _move(store: PoolStore, record_id: str, status: str, changes: dict[str, Any], event: str, now: datetime,
+          allowed: tuple[str, ...]) -> Outcome:
+    with store.lock():
+        record = find(store, record_id)
+        current = record.data.get("status")
+        if current not in allowed:
+            raise LifecycleError(f"{record.id} is {current}; this applies to {' or '.join(allowed)} records")
+        outcome = Outcome()
+        outcome.written.append(store.update_record(record, {"status": status, **changes}, FOLDER_OF_STATUS[status]))
+        outcome.events.append(event.format(id=record.id))
+        store.log(_stamp(now), outcome.events)
+        return outcome
+
+
+# --- after every walk: expiry and supersede --------------------------------------------
+
+
+def age_pool(store: PoolStore, now: datetime, walk_id: str) -> Outcome:
+    """One more walk has passed: idle active records age; at expires_after_walks they are archived (§13.3).
+
+    Records created by this very walk do not age. Muted records age too: muting is not engagement.
+    """
+    outcome = Outcome()
+    with store.lock():
+        for record in store.records("active"):
+            if record.data.get("walk") == walk_id:
+                continue
+            idle = int(record.data.get("idle_walks") or 0) + 1
+            limit = int(record.data.get("expires_after_walks") or 12)
+            if idle >= limit:
+                reason = f"expired after {idle} walks without being surfaced or engaged"
+                store.update_record(record, {"status": "archived", "idle_walks": idle, "archived": now.date().isoformat(),
+                                             "archive_reason": reason}, "archived")
+                outcome.events.append(f"archive: [[{record.id}]] ({reason})")
+            else:
+                store.update_record(record, {"idle_walks": idle})
+        if outcome.events:
+            store.log(_stamp(now), outcome.events)
+    return outcome
+
+
+def supersede(store: PoolStore, new_ids: Iterable[str], now: datetime, agree: Any) -> Outcome:
+    """A new hypothesis whose refs strictly include an active one's, and whose claim agrees with it,
+    retires the old one as superseded (§13.4). ``agree(old_claim, new_claim) -> bool``."""
+    outcome = Outcome()
+    with store.lock():
+        records = {r.id: r for r in store.records("active")}
+        for new_id in new_ids:
+            new = records.get(new_id)
+            if new is None:
+                continue
+            new_refs = set(new.data.get("supporting_refs") or ())
+            for old in list(records.values()):
+                old_refs = set(old.data.get("supporting_refs") or ())
+                if old.id == new_id or not old_refs or not old_refs < new_refs:
+                    continue
+                if not agree(str(old.data.get("claim", "")), str(new.data.get("claim", ""))):
+                    continue
+                store.update_record(old, {"status": "superseded", "superseded_by": new_id,
+                                          "archived": now.date().isoformat()}, "archived")
+                del records[old.id]
+                outcome.events.append(f"archive: [[{old.id}]] superseded by [[{new_id}]]")
+        if outcome.events:
+            store.log(_stamp(now), outcome.events)
+    return outcome
+
+
+def archive_dead_refs(store: PoolStore, alive: Any, now: datetime) -> Outcome:
+    """Active records whose refs no longer resolve are archived with the reason. ``alive(ref) -> bool``."""
+    outcome = Outcome()
+    with store.lock():
+        for record in store.records("active"):
+            dead = [str(r) for r in record.data.get("supporting_refs") or () if not alive(str(r))]
+            if dead:
+                reason = f"refs no longer resolve: {', '.join(dead)}"
+                store.update_record(record, {"status": "archived", "archived": now.date().isoformat(),
+                                             "archive_reason": reason}, "archived")
+                outcome.events.append(f"archive: [[{record.id}]] ({reason})")
+        if outcome.events:
+            store.log(_stamp(now), outcome.events)
+    return outcome
+
+
+# --- the pool's health -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Problem:
+    kind: str
+    path: str
+    message: str
+    repair: str | None = None  # what --repair does about it, if anything
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "path": self.path, "message": self.message, "repair": self.repair}
+
+
+def check(store: PoolStore, inbox_folder: str, ref_text: Any, report_links: dict[str, list[str]]) -> list[Problem]:
+    """Everything wrong with the pool. ``ref_text(ref) -> str | None``; ``report_links``: report -> hyp ids."""
+    problems: list[Problem] = []
+    records = store.records()
+    seen: dict[str, list[StoredRecord]] = {}
+    for record in records:
+        seen.setdefault(record.id, []).append(record)
+        rel = record.path.relative_to(store.vault).as_posix()
+        for message in validate(record.data):
+            problems.append(Problem("schema", rel, message))
+        expected = FOLDER_OF_STATUS.get(str(record.data.get("status")))
+        if expected and expected != record.folder:
+            problems.append(Problem("folder", rel, f"status {record.data.get('status')} belongs in {expected}/",
+                                    f"move it to {expected}/"))
+        if record.folder == "active":
+            for ref in record.data.get("supporting_refs") or ():
+                text = ref_text(str(ref))
+                if text is None:
+                    problems.append(Problem("dead-ref", rel, f"{ref} no longer resolves"))
+                elif (record.data.get("ref_digests") or {}).get(str(ref)) not in (None, _digest(text)):
+                    problems.append(Problem("changed-ref", rel, f"the text cited by {ref} changed since the walk"))
+    for record_id, copies in seen.items():
+        if len(copies) > 1:
+            where = ", ".join(c.path.relative_to(store.vault).as_posix() for c in copies)
+            problems.append(Problem("duplicate", where, f"{record_id} is in {len(copies)} folders (a move that did "
+                                    "not finish)", "keep the copy whose folder matches its status"))
+    ids = set(seen)
+    for report, linked in report_links.items():
+        for missing in sorted(set(linked) - ids):
+            problems.append(Problem("missing-record", report, f"links [[{missing}]], which is in no pool folder"))
+    for record_id, note in conclusions(store.vault, inbox_folder).items():
+        copies = seen.get(record_id, [])
+        if copies and all(c.data.get("status") in ("active", "muted") for c in copies):
+            problems.append(Problem("half-discharged", note.relative_to(store.vault).as_posix(),
+                                    f"conclusion note exists but {record_id} is still {copies[0].data.get('status')}",
+                                    f"finish the discharge of {record_id}"))
+    for temporary in store.root.rglob(".*.tmp"):
+        problems.append(Problem("temporary", temporary.relative_to(store.vault).as_posix(),
+                                "a write that did not finish", "delete it"))
+    return problems
+
+
+def repair(store: PoolStore, problems: list[Problem], now: datetime) -> Outcome:
+    """Mend what can be mended without a person's judgement; leave the rest reported."""
+    outcome = Outcome()
+    order = {"temporary": 0, "duplicate": 1, "folder": 2}
+    with store.lock():
+        for problem in sorted(problems, key=lambda p: order.get(p.kind, 9)):
+            if not all((store.vault / part).exists() for part in problem.path.split(", ")):
+                continue  # an earlier repair already dealt with this file
+            if problem.kind == "temporary":
+                (store.vault / problem.path).unlink(missing_ok=True)
+                outcome.events.append(f"repair: removed {problem.path}")
+            elif problem.kind == "folder":
+                record = _stored_at(store, problem.path)
+                status = str(record.data.get("status"))
+                store.update_record(record, {}, FOLDER_OF_STATUS[status])
+                outcome.events.append(f"repair: [[{record.id}]] moved to {FOLDER_OF_STATUS[status]}/")
+            elif problem.kind == "duplicate":
+                copies = [_stored_at(store, p) for p in problem.path.split(", ")]
+                keep = [c for c in copies if FOLDER_OF_STATUS.get(str(c.data.get("status"))) == c.folder]
+                keep = sorted(keep, key=lambda c: c.path.stat().st_mtime_ns)[-1:] or copies[-1:]
+                for copy in copies:
+                    if copy.path != keep[0].path:
+                        copy.path.unlink()
+                outcome.events.append(f"repair: kept {keep[0].path.relative_to(store.vault).as_posix()}")
+        if outcome.events:
+            store.log(_stamp(now), outcome.events)
+    for problem in problems:
+        if problem.kind == "half-discharged":
+            record_id = problem.message.split(" but ", 1)[1].split(" is still", 1)[0]
+            record = find(store, record_id)
+            note = store.vault / problem.path
+            source = _front_value(note, "source") or "unknown"
+            with store.lock():
+                _finish_discharge(store, record, note, source, now, outcome)
+    return outcome
+
+
+def ref_digests(refs: Iterable[str], ref_text: Any) -> dict[str, str]:
+    """What each ref cited when the walk ran, so `walker check` can tell when it changes."""
+    return {ref: _digest(text) for ref in refs if (text := ref_text(ref)) is not None}
+
+
+def _digest(text: str) -> str:
+    # Prefixed: a bare hex string such as 9779e9895064 reads back from YAML as a float (infinity).
+    return "sha1-" + hashlib.sha1(" ".join(text.split()).encode()).hexdigest()[:12]
+
+
+def _stored_at(store: PoolStore, rel: str) -> StoredRecord:
+    path = store.vault / rel
+    return read_record(path, path.parent.name)
+
+
+def _front_value(path: Path, key: str) -> str | None:
+    match = re.search(rf"^{key}:\s*(.+)$", path.read_text(encoding="utf-8"), re.MULTILINE)
+    return match.group(1).strip().strip("'\"") if match else None
+
+
+def _note_link(vault: Path, note: Path) -> str:
+    rel = note.relative_to(vault).as_posix().removesuffix(".md")
+    return f"[[{rel}|{rel.rsplit('/', 1)[-1]}]]"
+
+
+def _stamp(now: datetime) -> str:
+    return now.strftime("%Y-%m-%d %H:%M")
+

@@ -1,0 +1,164 @@
+"""`walker schedule`: a systemd user timer that runs `walker run` on a cadence.
+
+One service and one timer per vault, named after it. ``Persistent=true`` catches up a run missed
+while the machine was off; ``RandomizedDelaySec`` keeps many vaults from starting at once. Where
+there is no systemd, walker prints the units, the commands to enable them and a crontab line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from walker.errors import WalkerError
+
+DAYS = {"mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6, "sun": 0}
+DEFAULT_ON = {"weekly": "Fri 07:50", "daily": "07:50"}
+
+
+class ScheduleError(WalkerError):
+    """The schedule asked for cannot be written."""
+
+
+@dataclass(frozen=True)
+class Units:
+    name: str
+    service: str
+    timer: str
+    crontab: str
+
+    @property
+    def files(self) -> dict[str, str]:
+        return {f"{self.name}.service": self.service, f"{self.name}.timer": self.timer}
+
+
+def unit_name(vault: Path) -> str:
+    root = vault.resolve()
+    slug = re.sub(r"[^a-z0-9]+", "-", root.name.lower()).strip("-") or "vault"
+    return f"walker-{slug}-{hashlib.sha1(str(root).encode()).hexdigest()[:6]}"
+
+
+def make_units(vault: Path, cadence: str, on: str | None = None, walker: str | None = None) -> Units:
+    if cadence not in DEFAULT_ON:
+        raise ScheduleError(f"cadence {cadence!r}: use daily or weekly")
+    day, hour, minute = _parse_on(on or DEFAULT_ON[cadence], cadence)
+    root = vault.resolve()
+    program = walker or _walker_program()
+    name = unit_name(vault)
+    calendar = f"{day.capitalize() + ' ' if day else ''}*-*-* {hour:02d}:{minute:02d}:00"
+    service = "\n".join([
+        "[Unit]",
+        f"Description=walker: {cadence} walk of {root}",
+        "Documentation=https://pypi.org/project/walker/",
+        "",
+        "[Service]",
+        "Type=oneshot",
+        f"ExecStart={_quote(program)} run --cadence {cadence} {_quote(str(root))}",
+        "Nice=10",
+        "",
+    ])
+    timer = "\n".join([
+        "[Unit]",
+        f"Description=walker: {cadence} walk of {root}",
+        "",
+        "[Timer]",
+        f"OnCalendar={calendar}",
+        "Persistent=true",
+        "RandomizedDelaySec=15min",
+        f"Unit={name}.service",
+        "",
+        "[Install]",
+        "WantedBy=timers.target",
+        "",
+    ])
+    cron_day = str(DAYS[day]) if day else "*"
+    crontab = f"{minute} {hour} * * {cron_day} {_shell(program)} run --cadence {cadence} {_shell(str(root))}"
+    return Units(name, service, timer, crontab)
+
+
+def user_unit_dir() -> Path:
+    return Path.home() / ".config" / "systemd" / "user"
+
+
+def install(units: Units) -> list[str]:
+    """Write the units and enable the timer; without systemd, say how to schedule by hand."""
+    folder = user_unit_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in units.files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    messages = [f"wrote {folder / name}" for name in units.files]
+    commands = [["systemctl", "--user", "daemon-reload"], ["systemctl", "--user", "enable", "--now", f"{units.name}.timer"]]
+    if not _systemd_running():
+        return messages + ["systemd is not running here; enable the timer with:",
+                           *("  " + " ".join(c) for c in commands),
+                           "or add this line with `crontab -e`:", "  " + units.crontab]
+    for command in commands:
+        done = subprocess.run(command, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise ScheduleError(f"{' '.join(command)} failed: {done.stderr.strip()}")
+    return messages + [f"enabled {units.name}.timer"]
+
+
+def remove(units: Units) -> list[str]:
+    messages = []
+    if _systemd_running():
+        subprocess.run(["systemctl", "--user", "disable", "--now", f"{units.name}.timer"], capture_output=True)
+    for name in units.files:
+        path = user_unit_dir() / name
+        if path.exists():
+            path.unlink()
+            messages.append(f"removed {path}")
+    return messages or [f"no units named {units.name} were installed"]
+
+
+def next_run(units: Units) -> str | None:
+    """When systemd will next start the timer, if it knows."""
+    if not _systemd_running():
+        return None
+    done = subprocess.run(["systemctl", "--user", "show", f"{units.name}.timer", "--property=NextElapseUSecRealtime",
+                           "--value"], capture_output=True, text=True)
+    value = done.stdout.strip()
+    return value if done.returncode == 0 and value and value != "n/a" else None
+
+
+def _parse_on(on: str, cadence: str) -> tuple[str | None, int, int]:
+    match = re.fullmatch(r"\s*(?:([A-Za-z]{3})[a-z]*\s+)?(\d{1,2}):(\d{2})\s*", on)
+    if not match:
+        raise ScheduleError(f"--on {on!r}: write a time like '07:50', or a day and a time like 'Fri 07:50'")
+    day = match.group(1).lower() if match.group(1) else None
+    if day and day not in DAYS:
+        raise ScheduleError(f"--on {on!r}: {match.group(1)} is not a day of the week")
+    if cadence == "weekly" and not day:
+        day = "fri"
+    if cadence == "daily" and day:
+        raise ScheduleError("a daily schedule takes a time only, e.g. --on 07:50")
+    hour, minute = int(match.group(2)), int(match.group(3))
+    if hour > 23 or minute > 59:
+        raise ScheduleError(f"--on {on!r}: not a time of day")
+    return day, hour, minute
+
+
+def _walker_program() -> str:
+    found = shutil.which("walker")
+    return found or str(Path(sys.executable).with_name("walker"))
+
+
+def _systemd_running() -> bool:
+    return shutil.which("systemctl") is not None and Path("/run/systemd/system").is_dir()
+
+
+def _quote(value: str) -> str:
+    """A systemd command-line word: % doubled (systemd specifiers), quoted when it holds spaces or quotes."""
+    value = value.replace("%", "%%")
+    if re.fullmatch(r"[\w@%+=:,./-]+", value):
+        return value
+    return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _shell(value: str) -> str:
+    return value if re.fullmatch(r"[\w@%+=:,./-]+", value) else "'" + value.replace("'", "'\\''") + "'"
