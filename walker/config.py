@@ -122,6 +122,9 @@ DEFAULT_CONFIG = """\
 # engine = "extractive"    # the offline engine; no model, no network
 # max_hypotheses = 3       # a walk keeps at most this many survivors
 # expires_after_walks = 12 # an active hypothesis nobody engages with is archived after this many walks
+
+[run]
+# site_dir = ""            # after each `walker run`, rebuild the review site here (relative to the vault)
 """
 
 

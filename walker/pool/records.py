@@ -219,6 +219,11 @@ def render_body(record: Mapping[str, Any]) -> str:
             lines.append("")
         lines += [f"**Confidence** {record.get('confidence')} · **Impact** {record.get('impact')}: "
                   f"{record.get('impact_reason', '')}", ""]
+        if record.get("status") in ("active", "muted"):
+            lines += ["To decide, set `review: confirm` with `review_source` and `review_statement`, or "
+                      "`review: reject` with `review_evidence`, in the properties, then run `walker review`.", ""]
+        if record.get("conclusion"):
+            lines += [f"**Conclusion** {record['conclusion']}", ""]
     if record.get("walk"):
         lines += [f"From the walk of [[{record['walk']}]] ({record.get('engine', '')} engine), status "
                   f"**{record.get('status')}**.", ""]
