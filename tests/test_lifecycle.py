@@ -216,3 +216,22 @@ def test_check_names_dead_refs_and_reports_pointing_nowhere(walked):
     result = cli("check", vault, "--json")
     kinds = {p["kind"] for p in json.loads(result.output)["problems"]}
     assert result.exit_code == 1 and {"dead-ref", "missing-record"} <= kinds
+
+
+def test_leave_keeps_the_entry_and_run_archives_records_whose_refs_died(walked):
+    vault, ids = walked
+    store = PoolStore(vault)
+    entry = noteworthy_record(
+        Candidate(claim="Backpressure may state a rule that holds well beyond its own domain.",
+                  supporting_refs=("Systems/Backpressure.md#^never-faster",), confidence="low", impact="add",
+                  impact_reason="", applies_when=(), never_applies_when=(), disconfirm_if=(), title="left"),
+        id="hyp-2026-11-30-noteworthy-009", created="2026-11-30", seed="s", walk_id="w", engine="e",
+        rejection_reason="single-source", flagged_value_reason="joins two folders")
+    store.write_record("noteworthy", dict(entry, human_review_outcome="leave"))
+    record = records(vault, "active")[ids[0]]
+    (vault / record.data["supporting_refs"][0].partition("#")[0]).unlink()
+    result = CliRunner().invoke(main, ["run", str(vault), "--cadence", "daily", "--now", NOW.isoformat(), "--json"])
+    assert result.exit_code == 0, result.output
+    assert "hyp-2026-11-30-noteworthy-009" in records(vault, "noteworthy")
+    archived = records(vault, "archived")[ids[0]]
+    assert "refs no longer resolve" in archived.data["archive_reason"]

@@ -147,7 +147,7 @@ def _dashboard(name: str, records: list[StoredRecord], reports: list[Path], runs
         title = _note_title(str(seed.get("path", report.stem)))
         lines.append(f"- [{_day(report.stem)}: from {_text(title)}](reports/{report.name}) · kept {kept} of "
                      f"{considered} · *{_text(str(seed.get('proposition', ''))[:140])}*")
-    lines += ["", "## Schedule", "", _schedule_text(runs), "", "## Pool health", ""]
+    lines += ["", "## Schedule", "", _schedule_text(runs, Path(corpus.root)), "", "## Pool health", ""]
     health = [f"{len(records)} records, {len(invalid)} with schema problems, "
               f"{len(broken)} active with refs that no longer resolve."]
     health += [f"- [{r.id}](hypotheses/{r.path.name}): {_text('; '.join(validate(r.data)))}" for r in invalid]
@@ -156,15 +156,21 @@ def _dashboard(name: str, records: list[StoredRecord], reports: list[Path], runs
     return "\n".join(lines) + "\n"
 
 
-def _schedule_text(runs: list[dict[str, Any]]) -> str:
+def _schedule_text(runs: list[dict[str, Any]], vault: Path) -> str:
+    from walker.schedule import make_units, next_run
+
+    timer = next_run(make_units(vault, "weekly", walker="walker"))
+    if timer:
+        return f"The weekly timer is installed; systemd will next start it at {_text(timer)}."
     if not runs:
-        return "No walk has run yet."
+        return "No walk has run yet, and no timer is installed (`walker schedule install`)."
     last = str(runs[-1].get("started", ""))[:10]
     try:
         due = date.fromordinal(date.fromisoformat(last).toordinal() + 7).isoformat()
     except ValueError:
         return f"Last walk: {_text(last)}."
-    return f"Last walk: {last}. Walks run weekly; the next one is due around {due}."
+    return (f"Last walk: {last}. No timer is installed here (`walker schedule install`); a weekly run "
+            f"would next be due around {due}.")
 
 
 def _reports_index(reports: list[Path], runs: list[dict[str, Any]]) -> str:
