@@ -209,6 +209,13 @@ def _record_page(record: StoredRecord, source: str, page: str, ages: dict[str, i
     title = data.get("title") or record.id
     lines = [f"# {_text(str(title))}", "", f"`{record.id}` · status **{_text(str(data.get('status')))}** · "
              f"[Edit in Obsidian]({links.obsidian_url(source)}) · `{_text(source)}`", ""]
+    conclusion = data.get("conclusion")
+    if conclusion:
+        lines += [f"**Confirmed** on {_text(str(data.get('discharged', '')))}: the conclusion note is "
+                  f"{links.convert(str(conclusion), source, page)} (source: {_text(str(data.get('discharge_source', '')))}).", ""]
+    for key, label in (("rejection_evidence", "Rejected"), ("archive_reason", "Archived"), ("superseded_by", "Superseded by")):
+        if data.get(key) and data.get("status") != "rejected-but-noteworthy":
+            lines += [f"**{label}**: {_text(str(data[key]))}", ""]
     lines += ["> " + _text(str(data.get("claim", ""))).replace("\n", "\n> "), ""]
     lines += ["## Evidence", ""]
     for ref in data.get("supporting_refs") or []:
@@ -231,9 +238,6 @@ def _record_page(record: StoredRecord, source: str, page: str, ages: dict[str, i
         walk_page = links.pages.get(f"{POOL}/reports/{data['walk']}.md")
         if walk_page:
             lines.append(f"From the walk of [{_text(str(data['walk']))}]({links.relative(page, walk_page)}).")
-    conclusion = data.get("conclusion") or data.get("discharged_to")
-    if conclusion:
-        lines.append(f"Conclusion note: {links.convert(str(conclusion), source, page)}")
     return "\n".join(lines) + "\n"
 
 
