@@ -25,6 +25,7 @@ from walker.pool.inspect import check_pool
 from walker.pool.inspect import list_records, show_record
 from walker.schedule import Units, install, make_units, remove, user_unit_dir
 from walker.walk.audit import critique_file
+from walker.walk.engines.base import ENGINES
 from walker.pool.store import PoolStore
 from walker.walk.runner import WalkOptions, run_walk
 from walker.wander import Seed, candidate_seeds, neighbourhood, propose
@@ -253,7 +254,7 @@ def init(vault: Path) -> None:
 @vault_argument
 @click.option("--seed", "seed_text", metavar="TEXT", help="Start from this proposition, in your own words.")
 @click.option("--seed-note", metavar="NOTE", help="Start from this note.")
-@click.option("--engine", type=click.Choice(["extractive"]), help="Default: walker.toml [walk] engine.")
+@click.option("--engine", type=click.Choice(ENGINES), help="Default: walker.toml [walk] engine.")
 @random_seed_option
 @now_option
 @click.option("--dry-run", is_flag=True, help="Print the report; write nothing.")

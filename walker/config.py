@@ -125,6 +125,16 @@ DEFAULT_CONFIG = """\
 
 [run]
 # site_dir = ""            # after each `walker run`, rebuild the review site here (relative to the vault)
+
+[engine.llm]               # used by `walker walk --engine llm`, or [walk] engine = "llm"
+# base_url = "http://127.0.0.1:11434/v1"   # any OpenAI-compatible chat-completions endpoint
+# model = "llama3.1"
+# api_key_env = ""         # the NAME of the variable holding the key (never the key itself)
+# timeout = 120.0          # seconds per request
+# temperature = 0.4
+# max_tokens = 2000
+# retries = 3              # on 429 and 5xx, with exponential backoff
+# backoff = 1.0            # seconds before the first retry
 """
 
 

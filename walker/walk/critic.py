@@ -69,10 +69,14 @@ class Verdict:
     reasons: tuple[str, ...]
     noteworthy: bool = False
     flagged_value_reason: str | None = None
+    revised: Candidate | None = None  # the full record an engine's critic wrote for the candidate, if any
 
     def as_dict(self) -> dict[str, object]:
-        return {"accepted": self.accepted, "noteworthy": self.noteworthy, "rules": list(self.rules),
-                "reasons": list(self.reasons), "flagged_value_reason": self.flagged_value_reason}
+        data: dict[str, object] = {"accepted": self.accepted, "noteworthy": self.noteworthy, "rules": list(self.rules),
+                                   "reasons": list(self.reasons), "flagged_value_reason": self.flagged_value_reason}
+        if self.revised is not None:
+            data["revised"] = self.revised.as_dict()
+        return data
 
 
 Check = Callable[[Candidate, CriticContext], "str | None"]

@@ -91,11 +91,21 @@ def run_walk(ws: Workspace, options: WalkOptions) -> WalkResult:
             for r in store.records("active", "rejected")]
     critic = CriticContext(ws.corpus, ws.index, {seed.path} | {i.path for i in hood.items}, pool)
     context = WalkContext(ws.corpus, ws.index, ws.links, hood, critic, {"max_hypotheses": settings.max_hypotheses})
-    engine = get_engine(options.engine or settings.engine)
+    engine = get_engine(options.engine or settings.engine, ws.settings.extra)
 
-    inventory = engine.inventory(context)
-    candidates = engine.roam(context, inventory)
-    engine_verdicts = engine.critique(context, candidates)
+    try:
+        inventory = engine.inventory(context)
+        candidates = engine.roam(context, inventory)
+        engine_verdicts = engine.critique(context, candidates)
+    except WalkerError as exc:
+        if not options.dry_run:  # a failed walk leaves the pool untouched and says so in the log
+            store.ensure()
+            store.log(f"{options.now.strftime('%Y-%m-%d %H:%M')} · walk failed",
+                      [f"walk-start: seed [[{seed.path.removesuffix('.md')}|{_title(seed.path)}]] ({seed.source})",
+                       f"walk-failed: {exc}"])
+        raise
+    # A model's critic may write the full record for a survivor; the gate judges that record.
+    candidates = [v.revised or c for c, v in zip(candidates, engine_verdicts)]
     verdicts = gate(candidates, critic, engine_verdicts)
 
     day = options.now.date().isoformat()
@@ -112,7 +122,8 @@ def run_walk(ws: Workspace, options: WalkOptions) -> WalkResult:
                 taken.add(taken_id)
         outcome = WalkOutcome(walk_id, options.now, engine.name, hood, inventory, candidates, engine_verdicts,
                               verdicts, hypothesis_ids, noteworthy_ids)
-        result = WalkResult(outcome, render_report(outcome), render_picture(outcome), _run_record(outcome, options))
+        result = WalkResult(outcome, render_report(outcome), render_picture(outcome),
+                            _run_record(outcome, options, engine.transcript))
         if not options.dry_run:
             digests = {i: ref_digests(candidates[i].supporting_refs, critic.ref_text) for i in hypothesis_ids}
             result.written = _write(store, outcome, result, settings, digests)
@@ -164,7 +175,7 @@ def _write(store: PoolStore, outcome: WalkOutcome, result: WalkResult, settings:
     return written
 
 
-def _run_record(outcome: WalkOutcome, options: WalkOptions) -> dict[str, Any]:
+def _run_record(outcome: WalkOutcome, options: WalkOptions, transcript: list[dict[str, Any]]) -> dict[str, Any]:
     """The walk_run_record: everything needed to audit each phase after the fact."""
     hood = outcome.neighbourhood
     return {
@@ -189,6 +200,7 @@ def _run_record(outcome: WalkOutcome, options: WalkOptions) -> dict[str, Any]:
         },
         "hypotheses": list(outcome.hypothesis_ids.values()),
         "noteworthy": list(outcome.noteworthy_ids.values()),
+        "transcript": transcript,
     }
 
 

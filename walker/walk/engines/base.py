@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from walker.corpus.model import Corpus
+from walker.errors import WalkerError
 from walker.graph import Adjacency
 from walker.pool.records import Candidate
 from walker.similarity import TextIndex
@@ -48,6 +49,7 @@ class WalkContext:
 
 class Engine(Protocol):
     name: str
+    transcript: list[dict[str, Any]]  # every model call (prompts and answers), for the run record; may be empty
 
     def inventory(self, context: WalkContext) -> list[InventoryEntry]:
         """Restate the seed and what each retrieved item says. No bridging yet."""
@@ -59,13 +61,22 @@ class Engine(Protocol):
         """Judge each candidate in a critic's role; one verdict per candidate, in order."""
 
 
-def get_engine(name: str) -> Engine:
-    """Built-in engines by name; each goes through this same surface."""
-    from walker.walk.engines.extractive import ExtractiveEngine
+ENGINES = ("extractive", "llm")
 
-    engines: dict[str, type[Any]] = {"extractive": ExtractiveEngine}
-    if name not in engines:
-        from walker.errors import WalkerError
 
-        raise WalkerError(f"unknown engine {name!r}; available: {', '.join(engines)}")
-    return engines[name]()  # type: ignore[no-any-return]
+def get_engine(name: str, extra: dict[str, Any] | None = None) -> Engine:
+    """Built-in engines by name, configured from walker.toml; each goes through this same surface."""
+    if name == "extractive":
+        from walker.walk.engines.extractive import ExtractiveEngine
+
+        return ExtractiveEngine()
+    if name == "llm":
+        try:
+            from walker.walk.engines.llm import LLMEngine
+
+            import httpx  # noqa: F401  (an optional extra)
+            import pydantic  # noqa: F401
+        except ImportError:
+            raise WalkerError("the llm engine needs its extra: pip install 'walker[llm]'") from None
+        return LLMEngine.from_extra(extra or {})
+    raise WalkerError(f"unknown engine {name!r}; available: {', '.join(ENGINES)}")

@@ -30,6 +30,9 @@ KEY_TERMS = 15
 class ExtractiveEngine:
     name = "extractive"
 
+    def __init__(self) -> None:
+        self.transcript: list[dict[str, object]] = []  # no model, nothing to transcribe
+
     def inventory(self, context: WalkContext) -> list[InventoryEntry]:
         hood = context.neighbourhood
         seed = Item(hood.seed.path, hood.seed.ref, "seed", 0, 1.0, (), "the seed")
