@@ -96,6 +96,8 @@ def roam(body):
          "why": "both are about pacing"},
         {"claim": "Kubernetes solved this in 2014.", "connects": [seed["ref"], far["ref"]], "why": "invented"},
         {"claim": "The author is probably anxious.", "connects": [seed["ref"], far["ref"]], "why": "a guess"},
+        {"claim": f"{far['title']} may state a rule that holds well beyond its own domain.", "connects": [far["ref"]],
+         "why": "one observation, read as a general rule"},
     ]})
 
 
@@ -117,7 +119,10 @@ def critique(body):
         {"candidate": 0, "claim": good, **record},
         {"candidate": 1, "claim": f"As Kubernetes showed in 2014, {good}", **record},
         {"candidate": 2, "claim": f"The author is probably anxious about it. {good}", **record},
-    ]})
+    ], "rejected": [{"candidate": 3, "reason": "single source"}],
+       "noteworthy": [{"candidate": 3, "rejection_reason": "single-source generalisation",
+                       "flagged_value_reason": "a rule that may cross domains"},
+                      {"candidate": 1, "rejection_reason": "x", "flagged_value_reason": "should not hold"}]})
 
 
 @pytest.fixture
@@ -152,6 +157,9 @@ def test_a_good_run_and_the_gate_rejects_the_bad_candidates(vault, model):
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
     assert len(summary["hypotheses"]) == 1
+    assert len(summary["noteworthy"]) == 1  # the model's flag held for the soft failure only
+    (entry,) = PoolStore(vault).records("noteworthy")
+    assert entry.data["flagged_value_reason"] == "a rule that may cross domains"
     (record,) = PoolStore(vault).records("active")
     assert record.data["engine"] == "llm" and "Kubernetes" not in record.data["claim"]
     run = yaml.safe_load((vault / "walks" / "runs" / f"{summary['walk_id']}.yaml").read_text())

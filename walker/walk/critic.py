@@ -316,24 +316,34 @@ def judge(candidate: Candidate, ctx: CriticContext) -> Verdict:
 
 def gate(candidates: Iterable[Candidate], ctx: CriticContext, engine_verdicts: Iterable[Verdict] | None = None,
          noteworthy_limit: int = 1) -> list[Verdict]:
-    """Judge every candidate; an engine's rejection stands. Flag at most ``noteworthy_limit`` rejections."""
+    """Judge every candidate; an engine's rejection stands. Flag at most ``noteworthy_limit`` rejections.
+
+    An engine may flag a rejection as noteworthy; the flag holds only when the deterministic rules
+    found nothing worse than the soft failures cross-domain analogies are prone to.
+    """
     candidates = list(candidates)
     previous = list(engine_verdicts) if engine_verdicts is not None else [None] * len(candidates)
     verdicts = []
+    flagged = 0
     for candidate, before in zip(candidates, previous):
         verdict = judge(candidate, ctx)
         if before is not None and not before.accepted:
-            verdict = Verdict(False, tuple(dict.fromkeys(before.rules + verdict.rules)),
-                              tuple(dict.fromkeys(before.reasons + verdict.reasons)))
+            rules = tuple(dict.fromkeys(before.rules + verdict.rules))
+            reasons = tuple(dict.fromkeys(before.reasons + verdict.reasons))
+            keep_flag = (before.noteworthy and set(verdict.rules) <= SOFT_RULES and flagged < noteworthy_limit)
+            flagged += keep_flag
+            verdict = Verdict(False, rules, reasons, keep_flag, before.flagged_value_reason if keep_flag else None)
         verdicts.append(verdict)
-    return _flag_noteworthy(candidates, verdicts, ctx, noteworthy_limit)
+    return _flag_noteworthy(candidates, verdicts, ctx, noteworthy_limit - flagged)
 
 
 def _flag_noteworthy(candidates: list[Candidate], verdicts: list[Verdict], ctx: CriticContext, limit: int) -> list[Verdict]:
     """A rejection that failed only soft rules and joins two folders through rare words is worth a human look."""
     ranked = []
+    if limit <= 0:
+        return verdicts
     for i, (candidate, verdict) in enumerate(zip(candidates, verdicts)):
-        if verdict.accepted or not set(verdict.rules) <= SOFT_RULES:
+        if verdict.accepted or verdict.noteworthy or not set(verdict.rules) <= SOFT_RULES:
             continue
         folders = {p.split("/", 1)[0] if "/" in p else "" for p in (b.get("path", "") for b in candidate.bridge)}
         terms = list((candidate.grounding or {}).get("rare_terms") or [])

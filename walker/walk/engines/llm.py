@@ -199,14 +199,19 @@ class LLMEngine:
 
     def _candidate(self, context: WalkContext, claim: str, refs: list[str], **fields: Any) -> Candidate:
         """A candidate with the deterministic grounding signal the gate checks (rare words, a shared note)."""
+        cited = list(refs)
         paths = list(dict.fromkeys(r.partition("#")[0] for r in refs))
         known = [p for p in paths if p in context.corpus.notes]
+        seed = context.neighbourhood.seed
+        if len(known) == 1 and known[0] != seed.path:
+            # One note read as a rule for the seed's domain: the bridge, and its grounding, run to the seed.
+            paths, known, refs = [seed.path, *paths], [seed.path, *known], [seed.ref, *refs]
         rare = context.index.shared_rare_terms(known[0], known[1], 20) if len(known) >= 2 else []
         via = shared_neighbour(context.links, known[0], known[1], set(context.neighbourhood.hubs)) if len(known) >= 2 else None
         groups = {d["path"]: d["group"] for d in self._items}
         titles = [context.corpus.notes[p].title if p in context.corpus.notes else p for p in paths]
         return Candidate(
-            claim=claim.strip(), supporting_refs=tuple(refs), title=" ↔ ".join(titles[:2]),
+            claim=claim.strip(), supporting_refs=tuple(cited), title=" ↔ ".join(titles[:2]),
             confidence=fields.pop("confidence", ""), impact=fields.pop("impact", ""),
             impact_reason=fields.pop("impact_reason", ""), applies_when=fields.pop("applies_when", ()),
             never_applies_when=fields.pop("never_applies_when", ()), disconfirm_if=fields.pop("disconfirm_if", ()),
