@@ -24,6 +24,8 @@ from walker.pool import lifecycle
 from walker.pool.inspect import check_pool
 from walker.pool.inspect import list_records, show_record
 from walker.schedule import Units, install, make_units, remove, user_unit_dir
+from walker.surface import feedback as record_feedback
+from walker.surface import log_surfaced, side_note, surface
 from walker.walk.audit import critique_file
 from walker.walk.engines.base import ENGINES
 from walker.pool.store import PoolStore
@@ -469,6 +471,40 @@ def run(vault: Path, cadence: str, force: bool, now: str | None, as_json: bool) 
         click.echo(f"problem: {problem}", err=True)
     if report.site:
         click.echo(f"site: {report.site}")
+
+
+@main.command("surface")
+@vault_argument
+@click.option("--turn", required=True, help="The conversation turn to match against the pool.")
+@click.option("--mode", type=click.Choice(["auto", "pull"]), help="Default: read from the turn (§12.4).")
+@click.option("--turn-id", help="An id for the turn, recorded with the surface event.")
+@now_option
+@json_option
+def surface_command(vault: Path, turn: str, mode: str | None, turn_id: str | None, now: str | None, as_json: bool) -> None:
+    """Which hypothesis, if any, belongs beside the answer to this turn. Silent by default."""
+    result = surface(vault, turn, mode)
+    log_surfaced(vault, result, _now(now), turn_id)
+    if as_json:
+        _print_json(result.as_dict())
+        return
+    if not result.surfaced:
+        click.echo(f"(silent: {result.silent_reason})", err=True)
+    for entry in result.surfaced:
+        click.echo(side_note(entry))
+
+
+@main.command()
+@click.argument("record_id", metavar="ID")
+@click.argument("outcome", type=click.Choice(["engaged", "ignored", "rejected"]))
+@vault_argument
+@click.option("--turn-id", help="The turn the outcome was seen in.")
+@click.option("--turn", help="The turn's words (kept as evidence for a rejection).")
+@now_option
+@json_option
+def feedback(record_id: str, outcome: str, vault: Path, turn_id: str | None, turn: str | None, now: str | None,
+             as_json: bool) -> None:
+    """Record what became of a surfaced note: engaged, ignored (3 in a row mute it) or rejected."""
+    _print_outcome(record_feedback(vault, record_id, outcome, _now(now), turn_id, turn), as_json)
 
 
 @main.group()

@@ -9,7 +9,9 @@ summary of it. Inline tags read as words; markup, code and embeds are gone
 from __future__ import annotations
 
 import hashlib
+import math
 import pickle
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -154,10 +156,28 @@ def fingerprint(corpus: Corpus) -> str:
     return digest.hexdigest()
 
 
+def _cache_name(vault: Path | str, kind: str) -> Path:
+    return cache_dir() / f"{kind}-{hashlib.sha1(str(Path(vault).resolve()).encode()).hexdigest()[:16]}.pickle"
+
+
+def load_vocabulary(vault: Path | str) -> dict[str, float] | None:
+    """The last index's words and their idf weights, for quick matching of short texts (a chat turn).
+
+    Read without checking that the vault is unchanged: a vocabulary drifts slowly, and a
+    per-turn hook cannot afford to read the whole vault.
+    """
+    try:
+        with _cache_name(vault, "vocab").open("rb") as handle:
+            version, vocabulary = pickle.load(handle)
+    except Exception:
+        return None
+    return vocabulary if version == INDEX_VERSION else None  # type: ignore[no-any-return]
+
+
 def load_index(corpus: Corpus, use_cache: bool = True) -> TextIndex:
     """The TF-IDF index of a corpus, from the cache when nothing changed since it was built."""
     key = fingerprint(corpus)
-    path = cache_dir() / f"tfidf-{hashlib.sha1(str(Path(corpus.root).resolve()).encode()).hexdigest()[:16]}.pickle"
+    path = _cache_name(corpus.root, "tfidf")
     if use_cache and path.is_file():
         try:
             with path.open("rb") as handle:
@@ -176,7 +196,27 @@ def load_index(corpus: Corpus, use_cache: bool = True) -> TextIndex:
             pickle.dump(key, handle, protocol=pickle.HIGHEST_PROTOCOL)
             pickle.dump(index, handle, protocol=pickle.HIGHEST_PROTOCOL)
         temporary.replace(path)
+        vocabulary = {str(t): float(w) for t, w in zip(index.terms, index.idf)}
+        with _cache_name(corpus.root, "vocab").open("wb") as handle:
+            pickle.dump((INDEX_VERSION, vocabulary), handle, protocol=pickle.HIGHEST_PROTOCOL)
     return index
+
+
+def weigh(text: str, vocabulary: dict[str, float]) -> dict[str, float]:
+    """``text`` as an L2-normalised TF-IDF vector over ``vocabulary``, the way the index weighs notes."""
+    counts: dict[str, int] = {}
+    for word in re.findall(TOKEN_PATTERN, text.lower()):
+        if word in vocabulary:
+            counts[word] = counts.get(word, 0) + 1
+    weights = {w: (1 + math.log(n)) * vocabulary[w] for w, n in counts.items()}
+    norm = math.sqrt(sum(v * v for v in weights.values())) or 1.0
+    return {w: v / norm for w, v in weights.items()}
+
+
+def cosine(a: dict[str, float], b: dict[str, float]) -> float:
+    if len(a) > len(b):
+        a, b = b, a
+    return sum(v * b.get(w, 0.0) for w, v in a.items())
 
 
 def build_index(corpus: Corpus) -> TextIndex:

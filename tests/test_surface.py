@@ -1,0 +1,153 @@
+"""Surfacing (protocol §12; §18 items 6–10 and 13) on a pool with known hypotheses, and a tuning set."""
+
+import json
+from datetime import datetime, timezone
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import SAMPLE_VAULT, copy_vault_files
+from walker.cli import main
+from walker.pool.records import Candidate, hypothesis_record, noteworthy_record
+from walker.pool.store import PoolStore
+from walker.surface import detect_mode, is_executive, side_note, surface
+from walker.workspace import Workspace
+
+NOW = datetime(2026, 11, 30, 9, 0, tzinfo=timezone.utc)
+
+
+def hypothesis(record_id, claim, impact="add", status="active", applies=(), never=()):
+    candidate = Candidate(claim=claim, supporting_refs=("Kitchen/Sourdough Starter.md#^feeding-schedule",
+                                                        "Systems/Backpressure.md#^never-faster"),
+                          confidence="low", impact=impact, impact_reason="not linked yet, so this adds",
+                          applies_when=tuple(applies), never_applies_when=tuple(never),
+                          disconfirm_if=("The passages give opposite advice about feeding.",),
+                          why_it_matters="A queue and a starter may fail the same way.")
+    record = hypothesis_record(candidate, id=record_id, created="2026-11-30", seed="starter feeding",
+                               walk_id="2026-11-30-001", engine="extractive", expires_after_walks=12)
+    return dict(record, status=status)
+
+
+@pytest.fixture(scope="module")
+def vault(tmp_path_factory):
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path_factory.mktemp("surface") / "vault")
+    Workspace.open(vault).index  # the vocabulary surfacing reads
+    store = PoolStore(vault)
+    store.ensure()
+    store.write_record("active", hypothesis(
+        "hyp-2026-11-30-001",
+        "A sourdough starter fed faster than it can ferment and a queue fed faster than its consumer fail the same way.",
+        applies=["Someone wonders how fast to feed a sourdough starter, or why it collapses after feeding."],
+        never=["Debugging a production outage, a failing deploy or a stack trace."]))
+    store.write_record("active", hypothesis(
+        "hyp-2026-11-30-002", "Compost heat and bread fermentation may be one microbial pattern seen from two sides.",
+        impact="rewrite", applies=["A conversation about compost heat or fermentation."]))
+    store.write_record("active", hypothesis(
+        "hyp-2026-11-30-003", "Cadences in music and tension and release may mirror acid balancing richness in cooking.",
+        status="muted", applies=["Talking about cadences, tension and release in music."]))
+    store.write_record("noteworthy", noteworthy_record(
+        Candidate(claim="Worm bin feeding rhythm may rule every sourdough starter feeding schedule.",
+                  supporting_refs=("Garden/Worm Bin.md#^feeding-rhythm",), confidence="low", impact="add",
+                  impact_reason="", applies_when=(), never_applies_when=(), disconfirm_if=()),
+        id="hyp-2026-11-30-noteworthy-001", created="2026-11-30", seed="s", walk_id="2026-11-30-001",
+        engine="extractive", rejection_reason="single-source", flagged_value_reason="cross-domain"))
+    return vault
+
+
+# A tuning set: (turn, mode expected from the turn, ids surfaced in auto mode). Add the turns that fool it.
+TURNS = [
+    ("I've been wondering why my sourdough starter collapses after I feed it twice a day. Any ideas?", "auto",
+     ["hyp-2026-11-30-001"]),
+    ("Thinking about how fast to feed a sourdough starter: is slower feeding better?", "auto", ["hyp-2026-11-30-001"]),
+    ('Traceback (most recent call last):\n  File "feed.py", line 3, in <module>\nValueError: starter overfed', "auto", []),
+    ("fix the failing test for the sourdough starter feeding schedule", "auto", []),
+    ("Our deploy failed during the outage; how fast should the queue feed the consumer?", "auto", []),
+    ("What is the capital of France?", "auto", []),
+    ("Thinking about compost heat and fermentation, how might they relate?", "auto", []),  # rewrite: pull only
+    ("I wonder how cadences create tension and release?", "auto", []),  # muted
+    ("any other angle on compost heat and fermentation?", "pull", ["hyp-2026-11-30-002"]),
+    ("walk note: cadences and tension", "pull", ["hyp-2026-11-30-003"]),
+    ("散步看看 sourdough starter", "pull", ["hyp-2026-11-30-001"]),
+    ("我是不是漏了什么? compost fermentation", "pull", ["hyp-2026-11-30-002"]),
+]
+
+
+@pytest.mark.parametrize("turn, mode, expected", TURNS)
+def test_tuning_set(vault, turn, mode, expected):
+    assert detect_mode(turn) == mode
+    result = surface(vault, turn)
+    ids = [e["id"] for e in result.surfaced]
+    if mode == "auto":
+        assert ids == expected, (result.silent_reason, result.scores)
+    else:
+        assert ids[: len(expected)] == expected, result.scores
+    assert "hyp-2026-11-30-noteworthy-001" not in ids
+
+
+def test_item_6_silent_on_a_stack_trace(vault):
+    result = surface(vault, 'Traceback (most recent call last):\n  File "x.py", line 1\nKeyError: starter')
+    assert result.surfaced == [] and "executive" in result.silent_reason
+    assert is_executive("please implement the feeding scheduler") and not is_executive("what if feeding were slower?")
+
+
+def test_item_8_rewrite_never_surfaces_in_auto_but_pull_returns_it_item_9(vault):
+    auto = surface(vault, "Thinking about compost heat and fermentation, how might they relate?", "auto")
+    assert "hyp-2026-11-30-002" not in [e["id"] for e in auto.surfaced]
+    pulled = surface(vault, "compost heat and fermentation and sourdough starter and cadences", "pull")
+    assert {"hyp-2026-11-30-001", "hyp-2026-11-30-002", "hyp-2026-11-30-003"} <= {e["id"] for e in pulled.surfaced}
+
+
+def test_item_13_noteworthy_never_surfaces(vault):
+    for mode in ("auto", "pull"):
+        result = surface(vault, "worm bin feeding rhythm and every sourdough starter feeding schedule?", mode)
+        assert "hyp-2026-11-30-noteworthy-001" not in [e["id"] for e in result.surfaced]
+
+
+def test_off_switch(vault, monkeypatch):
+    monkeypatch.setenv("WALKER_SURFACE", "off")
+    result = surface(vault, TURNS[0][0])
+    assert result.surfaced == [] and "switched off" in result.silent_reason
+
+
+def test_side_note_shape(vault):
+    (entry,) = surface(vault, TURNS[0][0]).surfaced
+    note = side_note(entry)
+    lines = note.splitlines()
+    assert lines[0] == "---" and lines[1] == "Walk note (hyp-2026-11-30-001, confidence low)"
+    assert lines[-1].startswith("Refs: Kitchen/Sourdough Starter.md#^feeding-schedule")
+    assert "Why it might matter" in note
+
+
+def test_cli_json_contract(vault):
+    result = CliRunner().invoke(main, ["surface", str(vault), "--turn", TURNS[0][0], "--json", "--now", NOW.isoformat()])
+    data = json.loads(result.output)
+    assert set(data) == {"mode", "surfaced", "silent_reason"} and data["mode"] == "auto"
+    assert set(data["surfaced"][0]) >= {"id", "claim", "supporting_refs", "confidence", "impact"}
+    assert "surface: [[hyp-2026-11-30-001]]" in (vault / "walks" / "log.md").read_text()
+    assert '"event": "surface"' in (vault / "walks" / "surface.jsonl").read_text()
+
+
+def test_item_10_three_ignores_mute_and_engagement_resets(tmp_path):
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    store = PoolStore(vault)
+    store.write_record("active", hypothesis("hyp-2026-11-30-001", "A claim about feeding a sourdough starter slowly.",
+                                            applies=["feeding a starter"]))
+
+    def fb(outcome, *extra):
+        result = CliRunner().invoke(main, ["feedback", "hyp-2026-11-30-001", outcome, str(vault), *extra])
+        assert result.exit_code == 0, result.output
+
+    fb("ignored")
+    fb("ignored")
+    fb("engaged")  # resets the count
+    fb("ignored")
+    fb("ignored")
+    assert store.records("active")[0].data["status"] == "active"
+    fb("ignored")
+    (record,) = store.records("active")
+    assert record.data["status"] == "muted" and record.data["ignored_in_a_row"] == 3
+    log = (vault / "walks" / "log.md").read_text()
+    assert "surface-ignored" in log and "surface-engaged" in log and "mute:" in log
+    fb("rejected", "--turn", "no, feeding speed has nothing to do with queues")
+    (rejected,) = store.records("rejected")
+    assert "nothing to do with queues" in rejected.data["rejection_evidence"]
