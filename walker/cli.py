@@ -19,6 +19,7 @@ from walker.corpus import Corpus, load_corpus
 from walker.errors import WalkerError
 from walker.graph import EXPORT_FORMATS, build_graph, export_graph, vault_summary
 from walker.cadence import apply_reviews, run_cadence
+from walker import hooks
 from walker.config import load_settings, write_default_config
 from walker.pool import lifecycle
 from walker.pool.inspect import check_pool
@@ -505,6 +506,60 @@ def feedback(record_id: str, outcome: str, vault: Path, turn_id: str | None, tur
              as_json: bool) -> None:
     """Record what became of a surfaced note: engaged, ignored (3 in a row mute it) or rejected."""
     _print_outcome(record_feedback(vault, record_id, outcome, _now(now), turn_id, turn), as_json)
+
+
+@main.group()
+def hook() -> None:
+    """Per-turn hooks for Claude Code, Codex and Gemini CLI: a walk note beside the answer, or nothing."""
+
+
+def _hook_command(client: str) -> click.Command:
+    @click.command(client, help=f"Read {client}'s hook JSON on stdin; print its context JSON, or nothing.")
+    @vault_argument
+    @click.option("--event", type=click.Choice(["prompt", "stop"]), default="prompt", show_default=True)
+    def command(vault: Path, event: str) -> None:
+        # A hook must never block or break the client: any problem goes to stderr, the prompt goes on.
+        try:
+            payload = json.loads(sys.stdin.read() or "{}")
+            if event == "stop":
+                hooks.on_stop(client, vault, payload)
+                return
+            answer = hooks.on_prompt(client, vault, payload)
+        except Exception as exc:  # noqa: BLE001
+            click.echo(f"walker hook: {type(exc).__name__}: {exc}", err=True)
+            return
+        if answer is not None:
+            click.echo(json.dumps(answer, ensure_ascii=False))
+
+    return command
+
+
+for _client in hooks.CLIENTS:
+    hook.add_command(_hook_command(_client))
+
+
+@hook.command("install")
+@click.argument("client", type=click.Choice(list(hooks.CLIENTS)))
+@vault_argument
+@click.option("--scope", type=click.Choice(["project", "user"]), default="project", show_default=True)
+def hook_install(client: str, vault: Path, scope: str) -> None:
+    """Add walker's hooks to the client's settings (the project's, or your user settings)."""
+    path = hooks.install(client, vault, scope, Path.cwd(), _walker_program())
+    click.echo(f"wrote {path}")
+
+
+@hook.command("show")
+@click.argument("client", type=click.Choice(list(hooks.CLIENTS)))
+@vault_argument
+def hook_show(client: str, vault: Path) -> None:
+    """Print the settings snippet to add by hand."""
+    _print_json(hooks.settings_snippet(client, vault, _walker_program()))
+
+
+def _walker_program() -> str:
+    import shutil
+
+    return shutil.which("walker") or "walker"
 
 
 @main.group()

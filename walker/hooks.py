@@ -1,0 +1,134 @@
+"""Per-turn hooks for coding agents: Claude Code and Codex (UserPromptSubmit, Stop), Gemini CLI
+(BeforeAgent, AfterAgent).
+
+On prompt submit the hook reads the client's JSON on stdin and prints the client's
+context-injection JSON, or nothing: it never blocks a prompt, and silence is the default. The note
+is framed as optional, so the model does not take it for the task. On stop it infers what became
+of the last note: mentioned in the answer means engaged, not mentioned means ignored; pushback in
+the next prompt means rejected. Nothing here rescans the vault: surfacing reads the pool and a
+cached vocabulary.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from walker.surface import feedback, last_surfaced, log_surfaced, side_note, surface
+
+CLIENTS = {
+    "claude-code": {"prompt": "UserPromptSubmit", "stop": "Stop", "settings": ".claude/settings.json",
+                    "user_settings": "~/.claude/settings.json"},
+    "codex": {"prompt": "UserPromptSubmit", "stop": "Stop", "settings": ".codex/hooks.json",
+              "user_settings": "~/.codex/hooks.json"},
+    "gemini": {"prompt": "BeforeAgent", "stop": "AfterAgent", "settings": ".gemini/settings.json",
+               "user_settings": "~/.gemini/settings.json"},
+}
+PUSHBACK = re.compile(r"\b(?:not relevant|irrelevant|that's wrong|that is wrong|stop suggesting|don't suggest|"
+                      r"useless (?:note|suggestion)|ignore (?:the|that) (?:walk )?note)\b|没用|不相关", re.IGNORECASE)
+FRAME = ("Optional background from the user's own notes (walker). It is NOT part of the task: mention it "
+         "only if it genuinely helps, after answering, as a short side note.")
+
+
+def on_prompt(client: str, vault: Path, payload: dict[str, Any], now: datetime | None = None) -> dict[str, Any] | None:
+    """The client's context-injection JSON for this prompt, or None to stay silent."""
+    now = now or datetime.now(timezone.utc)
+    prompt = str(payload.get("prompt") or "")
+    session = str(payload.get("session_id") or "")
+    if not prompt.strip() or _not_typed_by_a_person(payload):
+        return None
+    previous = last_surfaced(vault, session or None)
+    if previous and PUSHBACK.search(prompt):
+        feedback(vault, previous["id"], "rejected", now, turn_id=previous.get("turn_id"), turn=prompt)
+        return None
+    result = surface(vault, prompt)
+    if not result.surfaced:
+        return None
+    turn_id = f"{session}:{now.isoformat()}" if session else now.isoformat()
+    log_surfaced(vault, result, now, turn_id)
+    notes = "\n\n".join(side_note(entry) for entry in result.surfaced)
+    return {"hookSpecificOutput": {"hookEventName": CLIENTS[client]["prompt"], "additionalContext": f"{FRAME}\n\n{notes}"}}
+
+
+def on_stop(client: str, vault: Path, payload: dict[str, Any], now: datetime | None = None) -> str | None:
+    """Infer the outcome of the last surfaced note from the answer; returns the outcome recorded."""
+    now = now or datetime.now(timezone.utc)
+    session = str(payload.get("session_id") or "")
+    previous = last_surfaced(vault, session or None)
+    if not previous:
+        return None
+    answer = _last_answer(payload)
+    if answer is None:
+        return None
+    outcome = "engaged" if previous["id"] in answer or "walk note" in answer.lower() else "ignored"
+    feedback(vault, previous["id"], outcome, now, turn_id=previous.get("turn_id"))
+    return outcome
+
+
+def settings_snippet(client: str, vault: Path, walker: str = "walker") -> dict[str, Any]:
+    """The hooks section for the client's settings file."""
+    names = CLIENTS[client]
+    vault_arg = json.dumps(str(vault.resolve()))
+    command = f"{walker} hook {client} {vault_arg}"
+    return {"hooks": {
+        names["prompt"]: [{"hooks": [{"type": "command", "command": command, "timeout": 10}]}],
+        names["stop"]: [{"hooks": [{"type": "command", "command": f"{command} --event stop", "timeout": 10}]}],
+    }}
+
+
+def install(client: str, vault: Path, scope: str, project: Path, walker: str = "walker") -> Path:
+    """Merge the hooks into the client's settings file (project or user scope), keeping what is there."""
+    names = CLIENTS[client]
+    path = (project / names["settings"]) if scope == "project" else Path(names["user_settings"]).expanduser()
+    current: dict[str, Any] = {}
+    if path.is_file():
+        try:
+            current = json.loads(path.read_text(encoding="utf-8") or "{}")
+        except ValueError as exc:
+            raise ValueError(f"{path} is not valid JSON ({exc}); fix it, or add the hooks by hand "
+                             "(`walker hook show`)") from None
+    hooks = current.setdefault("hooks", {})
+    for event, groups in settings_snippet(client, vault, walker)["hooks"].items():
+        existing = hooks.setdefault(event, [])
+        commands = {h.get("command") for g in existing for h in g.get("hooks", [])}
+        existing += [g for g in groups if g["hooks"][0]["command"] not in commands]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(current, indent=2) + "\n", encoding="utf-8")
+    return path
+
+
+def _not_typed_by_a_person(payload: dict[str, Any]) -> bool:
+    """Clients mark prompts that no person typed (a sub-agent, a scheduled task, a command expansion)."""
+    if payload.get("is_subagent") or payload.get("agent_type") not in (None, "", "main"):
+        return True
+    return str(payload.get("prompt") or "").lstrip().startswith(("<command-", "<system-reminder", "<task-notification"))
+
+
+def _last_answer(payload: dict[str, Any]) -> str | None:
+    for key in ("last_assistant_message", "prompt_response", "response"):
+        if isinstance(payload.get(key), str):
+            return str(payload[key])
+    transcript = payload.get("transcript_path")
+    if not transcript or not Path(str(transcript)).expanduser().is_file():
+        return None
+    answer = None
+    for line in Path(str(transcript)).expanduser().read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        message = entry.get("message", entry) if isinstance(entry, dict) else {}
+        if isinstance(message, dict) and (message.get("role") == "assistant" or entry.get("type") == "assistant"):
+            answer = _text(message.get("content"))
+    return answer
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return " ".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return ""
