@@ -562,6 +562,17 @@ def _walker_program() -> str:
     return shutil.which("walker") or "walker"
 
 
+@main.command("mcp")
+@vault_argument
+def mcp_command(vault: Path) -> None:
+    """Serve the pool to MCP clients over stdio: walk_surface, walk_feedback, walk_show."""
+    try:
+        from walker.mcp_server import serve
+    except ImportError:
+        raise WalkerError("the MCP server needs its extra: pip install 'walker[mcp]'") from None
+    serve(vault)
+
+
 @main.group()
 def schedule() -> None:
     """The timer that runs `walker run` (systemd user units, or a crontab line)."""

@@ -126,6 +126,9 @@ DEFAULT_CONFIG = """\
 [run]
 # site_dir = ""            # after each `walker run`, rebuild the review site here (relative to the vault)
 
+[surface]
+# enabled = true           # false: `walker surface`, the hooks and the MCP server stay silent
+
 [engine.llm]               # used by `walker walk --engine llm`, or [walk] engine = "llm"
 # base_url = "http://127.0.0.1:11434/v1"   # any OpenAI-compatible chat-completions endpoint
 # model = "llama3.1"
