@@ -59,6 +59,7 @@ TURNS = [
     ("I've been wondering why my sourdough starter collapses after I feed it twice a day. Any ideas?", "auto",
      ["hyp-2026-11-30-001"]),
     ("Thinking about how fast to feed a sourdough starter: is slower feeding better?", "auto", ["hyp-2026-11-30-001"]),
+    ("聊聊 how fast to feed a sourdough starter 这个想法", "auto", ["hyp-2026-11-30-001"]),  # §18 item 7
     ('Traceback (most recent call last):\n  File "feed.py", line 3, in <module>\nValueError: starter overfed', "auto", []),
     ("fix the failing test for the sourdough starter feeding schedule", "auto", []),
     ("Our deploy failed during the outage; how fast should the queue feed the consumer?", "auto", []),
