@@ -20,7 +20,7 @@ WALKER = shutil.which("walker") or os.path.join(os.path.dirname(sys.executable),
 def vault(tmp_path, monkeypatch):
     monkeypatch.delenv("WALKER_SURFACE", raising=False)
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
-    Workspace.open(vault).index
+    Workspace.open(vault).build_index()
     PoolStore(vault).write_record("active", hypothesis(
         "hyp-2026-11-30-001",
         "A sourdough starter fed faster than it can ferment and a queue fed faster than its consumer fail the same way.",

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from conftest import SAMPLE_VAULT, copy_vault_files
-from test_surface import TURNS, hypothesis
+from test_surface import hypothesis
 from walker.pool.records import Candidate, noteworthy_record
 from walker.pool.store import PoolStore
 from walker.workspace import Workspace
@@ -24,7 +24,7 @@ WALKER = shutil.which("walker") or os.path.join(os.path.dirname(sys.executable),
 @pytest.fixture
 def vault(tmp_path):
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
-    Workspace.open(vault).index
+    Workspace.open(vault).build_index()
     store = PoolStore(vault)
     store.write_record("active", hypothesis(
         "hyp-2026-11-30-001",

@@ -31,7 +31,7 @@ def hypothesis(record_id, claim, impact="add", status="active", applies=(), neve
 @pytest.fixture(scope="module")
 def vault(tmp_path_factory):
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path_factory.mktemp("surface") / "vault")
-    Workspace.open(vault).index  # the vocabulary surfacing reads
+    Workspace.open(vault).build_index()  # the vocabulary surfacing reads
     store = PoolStore(vault)
     store.ensure()
     store.write_record("active", hypothesis(

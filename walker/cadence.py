@@ -7,10 +7,7 @@ or a request for help (protocol §5.4). Two runs never overlap: the second one s
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -63,18 +60,10 @@ def period_of(cadence: str, now: datetime) -> str:
     return f"{year}-W{week:02d}"
 
 
-@contextmanager
-def run_lock(store: PoolStore) -> Iterator[None]:
-    store.root.mkdir(parents=True, exist_ok=True)
-    with open(store.root / ".run.lock", "w") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise RunBusy(f"another `walker run` is working on {store.vault}; this one stops and changes nothing") from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+def run_lock(store: PoolStore) -> Any:
+    """One `walker run` at a time per vault; pool writes inside it take the pool lock as usual."""
+    return store.lock(".run.lock", RunBusy(f"another `walker run` is working on {store.vault}; this one stops and "
+                                           "changes nothing"))
 
 
 def run_cadence(vault: Path, cadence: str, now: datetime, force: bool = False) -> RunReport:

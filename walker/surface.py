@@ -241,6 +241,6 @@ def _build_vocabulary(root: Path) -> dict[str, float]:
     """First use on this machine: build the index once (slow); later calls read the cached vocabulary."""
     from walker.workspace import Workspace
 
-    Workspace.open(root).index
+    Workspace.open(root).build_index()
     return load_vocabulary(root) or {}
 

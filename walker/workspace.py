@@ -48,6 +48,10 @@ class Workspace:
     def index(self) -> TextIndex:
         return load_index(self.corpus)
 
+    def build_index(self) -> TextIndex:
+        """Load or build the TF-IDF index now (it is cached for later runs and for surfacing)."""
+        return self.index
+
     @cached_property
     def wander_settings(self) -> WanderSettings:
         return table(WanderSettings, self.settings.extra, "wander")

@@ -92,13 +92,14 @@ class PoolStore:
         return created
 
     @contextmanager
-    def lock(self) -> Iterator[None]:
+    def lock(self, name: str = ".lock", busy: Exception | None = None) -> Iterator[None]:
+        """Hold an exclusive lock on ``walks/<name>``; if another process holds it, raise ``busy`` at once."""
         self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / ".lock", "w") as handle:
+        with open(self.root / name, "w") as handle:
             try:
                 fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                raise PoolBusy(f"another walker is changing {self.root}; try again when it has finished") from None
+                raise busy or PoolBusy(f"another walker is changing {self.root}; try again when it has finished") from None
             try:
                 yield
             finally:
