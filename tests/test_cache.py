@@ -3,6 +3,7 @@
 import os
 
 from conftest import write_vault
+
 from walker.config import cache_dir, load_settings
 from walker.corpus import load_corpus
 

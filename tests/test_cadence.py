@@ -9,8 +9,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import SAMPLE_VAULT, copy_vault_files
+
 from walker.cadence import period_of, run_lock
 from walker.cli import main
 from walker.pool.store import PoolStore

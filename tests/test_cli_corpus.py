@@ -4,8 +4,8 @@ import json
 
 import networkx as nx
 from click.testing import CliRunner
-
 from conftest import write_vault
+
 from walker.cli import main
 
 
@@ -97,7 +97,7 @@ def test_graph_export_formats(tmp_path):
 
 
 def test_walker_toml_tables_are_checked(tmp_path):
-    from walker.config import ConfigError, DEFAULT_CONFIG, load_settings, table
+    from walker.config import DEFAULT_CONFIG, ConfigError, load_settings, table
     from walker.walk.runner import WalkSettings
     from walker.wander import WanderSettings
 

@@ -3,8 +3,8 @@
 import dataclasses
 
 import pytest
-
 from conftest import SAMPLE_VAULT
+
 from walker.pool.records import Candidate
 from walker.walk import critic
 from walker.walk.critic import CriticContext, PoolClaim, gate, judge

@@ -4,8 +4,8 @@ import re
 
 import click
 from click.testing import CliRunner
-
 from conftest import ROOT
+
 from walker.cli import main
 
 

@@ -7,9 +7,9 @@ import subprocess
 import sys
 
 import pytest
-
 from conftest import SAMPLE_VAULT, copy_vault_files
 from test_surface import TURNS, hypothesis
+
 from walker.pool.store import PoolStore
 from walker.workspace import Workspace
 

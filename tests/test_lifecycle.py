@@ -7,8 +7,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 import yaml
 from click.testing import CliRunner
-
 from conftest import SAMPLE_VAULT, copy_vault_files
+
 from walker.cli import main
 from walker.pool import lifecycle
 from walker.pool.records import Candidate, hypothesis_record, noteworthy_record

@@ -9,8 +9,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 import yaml
 from click.testing import CliRunner
-
 from conftest import SAMPLE_VAULT, copy_vault_files
+
 from walker.cli import main
 from walker.pool.store import PoolStore
 

@@ -7,9 +7,9 @@ import shutil
 import sys
 
 import pytest
-
 from conftest import SAMPLE_VAULT, copy_vault_files
 from test_surface import hypothesis
+
 from walker.pool.records import Candidate, noteworthy_record
 from walker.pool.store import PoolStore
 from walker.workspace import Workspace

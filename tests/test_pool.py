@@ -2,8 +2,12 @@
 
 import pytest
 
-from walker.pool.records import RecordError, hypothesis_record, noteworthy_record
-from walker.pool.records import Candidate
+from walker.pool.records import (
+    Candidate,
+    RecordError,
+    hypothesis_record,
+    noteworthy_record,
+)
 from walker.pool.store import PoolBusy, PoolStore, read_record
 
 CANDIDATE = Candidate(

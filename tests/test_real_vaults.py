@@ -3,8 +3,8 @@
 import re
 
 import pytest
-
 from conftest import SHARED_VAULTS
+
 from walker.corpus import load_corpus
 from walker.graph import build_graph, vault_summary
 

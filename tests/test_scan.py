@@ -4,6 +4,7 @@ import json
 import os
 
 from conftest import write_vault
+
 from walker.config import load_settings
 from walker.corpus import load_corpus
 from walker.corpus.load import broken_subpaths

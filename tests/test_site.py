@@ -9,8 +9,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from conftest import ROOT, SAMPLE_VAULT, SHARED_VAULTS, copy_vault_files, write_vault
 
-from conftest import copy_vault_files, ROOT, SAMPLE_VAULT, SHARED_VAULTS, write_vault
 from walker.site.build import build_site
 from walker.site.markdown_ext import sanitize
 from walker.walk.runner import WalkOptions, run_walk

@@ -10,8 +10,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from test_site import XSS_NOTES, walked_copy
+
 from walker.site.build import build_site
 
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")

@@ -5,8 +5,8 @@ from datetime import datetime, timezone
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import SAMPLE_VAULT, copy_vault_files
+
 from walker.cli import main
 from walker.pool.records import Candidate, hypothesis_record, noteworthy_record
 from walker.pool.store import PoolStore

@@ -8,8 +8,8 @@ from datetime import datetime, timezone
 import pytest
 import yaml
 from click.testing import CliRunner
+from conftest import SAMPLE_VAULT, SHARED_VAULTS, copy_vault_files, write_vault
 
-from conftest import copy_vault_files, SAMPLE_VAULT, SHARED_VAULTS, write_vault
 from walker.cli import main
 from walker.corpus import Resolver, load_corpus
 from walker.pool.records import REQUIRED, validate

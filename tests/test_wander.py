@@ -5,10 +5,18 @@ from datetime import datetime
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import SAMPLE_VAULT, SHARED_VAULTS, write_vault
+
 from walker.cli import main
-from walker.wander import NEAR_DUPLICATE, Seed, WanderError, candidate_seeds, choose_seed, neighbourhood, propose
+from walker.wander import (
+    NEAR_DUPLICATE,
+    Seed,
+    WanderError,
+    candidate_seeds,
+    choose_seed,
+    neighbourhood,
+    propose,
+)
 from walker.workspace import Workspace
 
 

@@ -5,31 +5,29 @@ from __future__ import annotations
 import json
 import os
 import sys
-from datetime import datetime, timezone
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import click
 
-from walker import __version__
+from walker import __version__, hooks
+from walker.cadence import apply_reviews, run_cadence
+from walker.config import load_settings, write_default_config
 from walker.corpus import Corpus, load_corpus
 from walker.errors import WalkerError
 from walker.graph import EXPORT_FORMATS, build_graph, export_graph, vault_summary
-from walker.cadence import apply_reviews, run_cadence
-from walker import hooks
-from walker.config import load_settings, write_default_config
 from walker.pool import lifecycle
-from walker.pool.inspect import check_pool
-from walker.pool.inspect import list_records, show_record
+from walker.pool.inspect import check_pool, list_records, show_record
+from walker.pool.store import PoolStore
 from walker.schedule import Units, install, make_units, remove, user_unit_dir
 from walker.surface import feedback as record_feedback
 from walker.surface import log_surfaced, side_note, surface
 from walker.walk.audit import critique_file
 from walker.walk.engines.base import ENGINES
-from walker.pool.store import PoolStore
 from walker.walk.runner import WalkOptions, run_walk
 from walker.wander import Seed, candidate_seeds, neighbourhood, propose
 from walker.workspace import Workspace

@@ -258,7 +258,9 @@ def build_index(corpus: Corpus) -> TextIndex:
 
 
 def _vectorizer(**options: object) -> Any:
-    from sklearn.feature_extraction.text import TfidfVectorizer  # only when fitting or placing new text
+    from sklearn.feature_extraction.text import (
+        TfidfVectorizer,  # only when fitting or placing new text
+    )
 
     return TfidfVectorizer(token_pattern=TOKEN_PATTERN, stop_words="english", sublinear_tf=True, dtype=np.float32,
                            **options)

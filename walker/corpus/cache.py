@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import marshal
-import sys
 import sqlite3
+import sys
 from pathlib import Path
 from typing import Any
 

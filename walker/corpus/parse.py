@@ -17,8 +17,7 @@ from typing import Any
 
 import frontmatter
 import yaml
-from markdown_it import MarkdownIt
-from markdown_it import rules_inline
+from markdown_it import MarkdownIt, rules_inline
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin

@@ -25,7 +25,13 @@ import yaml
 from ruamel.yaml import YAML
 
 from walker.pool.records import (
-    FOLDER_OF_STATUS, HYPOTHESIS_ID, NOTEWORTHY_ID, REVIEWER_HEADING, RecordError, render_body, validate,
+    FOLDER_OF_STATUS,
+    HYPOTHESIS_ID,
+    NOTEWORTHY_ID,
+    REVIEWER_HEADING,
+    RecordError,
+    render_body,
+    validate,
 )
 
 POOL = "walks"

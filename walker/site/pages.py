@@ -22,7 +22,13 @@ from walker.corpus.parse import split_frontmatter
 from walker.corpus.text import Paragraph, read_paragraphs
 from walker.pool.records import STATUSES, validate
 from walker.pool.store import POOL, PoolStore, StoredRecord
-from walker.site.links import BLOCK_ID_AT_END, WIKILINK, SiteLinks, _outside_code, block_anchor
+from walker.site.links import (
+    BLOCK_ID_AT_END,
+    WIKILINK,
+    SiteLinks,
+    _outside_code,
+    block_anchor,
+)
 
 STATUS_TITLES = {
     "active": "Active", "muted": "Muted", "discharged": "Discharged", "rejected": "Rejected",

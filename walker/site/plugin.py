@@ -18,8 +18,8 @@ from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
-from walker.site.markdown_ext import SafeHtmlExtension
 from walker.site.links import obsidian_url
+from walker.site.markdown_ext import SafeHtmlExtension
 from walker.site.pages import Site, generate_site
 
 FORBIDDEN_EXTENSIONS = ("pymdownx.snippets", "pymdownx.b64")

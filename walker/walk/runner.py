@@ -24,9 +24,15 @@ from walker.pool.store import PoolStore
 from walker.report import WalkOutcome, render_picture, render_report
 from walker.walk.critic import CriticContext, PoolClaim, gate
 from walker.walk.engines.base import WalkContext, get_engine
-from walker.wander import Seed, candidate_seeds, choose_seed, neighbourhood, paragraph_ref, propose
+from walker.wander import (
+    Seed,
+    candidate_seeds,
+    choose_seed,
+    neighbourhood,
+    paragraph_ref,
+    propose,
+)
 from walker.workspace import Workspace
-
 
 
 @dataclass(frozen=True)

@@ -72,10 +72,10 @@ def get_engine(name: str, extra: dict[str, Any] | None = None) -> Engine:
         return ExtractiveEngine()
     if name == "llm":
         try:
-            from walker.walk.engines.llm import LLMEngine
-
             import httpx  # noqa: F401  (an optional extra)
             import pydantic  # noqa: F401
+
+            from walker.walk.engines.llm import LLMEngine
         except ImportError:
             raise WalkerError("the llm engine needs its extra: pip install 'walker[llm]'") from None
         return LLMEngine.from_extra(extra or {})

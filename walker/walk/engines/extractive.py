@@ -16,7 +16,13 @@ from walker.corpus.text import Paragraph, sentences
 from walker.pool.records import Candidate
 from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
-from walker.wander import Item, central_sentence, paragraph_ref, section_ref, shared_neighbour
+from walker.wander import (
+    Item,
+    central_sentence,
+    paragraph_ref,
+    section_ref,
+    shared_neighbour,
+)
 
 GROUP_RANK = {"seed": 0, "near": 0, "middle": 1, "far": 2}
 DAILY = re.compile(r"\d{4}-\d{2}-\d{2}")
