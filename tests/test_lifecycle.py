@@ -64,6 +64,15 @@ def test_discharge_spawns_a_conclusion_note_and_retires_the_record(walked):
     assert f"discharge: [[{ids[0]}]] → [[Inbox/{new_note.stem}" in log
 
 
+def test_laundering_check_with_file_only_refs():
+    from walker.pool.store import StoredRecord
+
+    record = StoredRecord(None, "active", {"id": "hyp-2026-11-30-001", "supporting_refs": ["Garden/Soil.md"]}, "")
+    assert lifecycle.laundering("Garden/Soil.md", record)
+    assert lifecycle.laundering("the Soil note says so", record)
+    assert lifecycle.laundering("user statement on 2026-11-29", record) is None
+
+
 @pytest.mark.parametrize("source", ["{id}", "{ref}", "the hypothesis and its refs", "per {ref} and {id}"])
 def test_laundering_a_guess_into_evidence_is_refused(walked, source):
     vault, ids = walked

@@ -53,8 +53,10 @@ def laundering(source: str, record: StoredRecord) -> str | None:
     text = source.lower()
     for ref in record.data.get("supporting_refs") or []:
         path, _, anchor = str(ref).lower().partition("#")
-        text = text.replace(str(ref).lower(), " ").replace(path, " ").replace(path.removesuffix(".md"), " ")
-        text = text.replace(path.rsplit("/", 1)[-1].removesuffix(".md"), " ").replace(anchor, " ")
+        name = path.rsplit("/", 1)[-1].removesuffix(".md")
+        for piece in (str(ref).lower(), path, path.removesuffix(".md"), name, anchor):
+            if piece:  # an empty anchor must not be "replaced" between every character
+                text = text.replace(piece, " ")
     text = re.sub(r"\bhyp-[\w-]+", " ", text)
     words = [w for w in re.findall(r"[^\W_]+", text) if w not in LAUNDERING_FILLER]
     if len(words) < 2:
