@@ -94,8 +94,22 @@ def test_ref_digests_survive_a_round_trip_rewrite(tmp_path):
     from walker.pool.lifecycle import _digest
 
     store = PoolStore(tmp_path)
-    data = dict(record("hyp-2026-11-30-001"), ref_digests={"A.md#^x": _digest("some text that hashes to digits")})
+    data = dict(record("hyp-2026-11-30-001"), ref_digests=[_digest("some text that hashes to digits"), ""])
     path = store.write_record("active", data)
     store.update_record(read_record(path, "active"), {"idle_walks": 1})
     again = read_record(path, "active").data["ref_digests"]
-    assert again == data["ref_digests"] and isinstance(next(iter(again.values())), str)
+    assert again == data["ref_digests"] and all(isinstance(d, str) for d in again)
+
+
+def test_record_properties_are_flat_for_obsidian(tmp_path):
+    candidate = Candidate(
+        claim="c", supporting_refs=("A.md#^x", "B.md#Y"), confidence="low", impact="add", impact_reason="r",
+        applies_when=("a",), never_applies_when=("n",), disconfirm_if=("d",),
+        bridge=({"path": "A.md", "group": "seed", "ref": "A.md#^x"}, {"path": "B.md", "group": "far", "ref": "B.md#Y"}),
+        grounding={"rare_terms": ["faster"], "via": "C.md"})
+    data = hypothesis_record(candidate, id="hyp-2026-11-30-001", created="2026-11-30", seed="s", walk_id="w",
+                             engine="e", expires_after_walks=12)
+    assert data["bridge"] == ["seed: A.md#^x", "far: B.md#Y"] and data["thread"] == ["faster"]
+    assert data["via"] == "[[C|C]]"
+    for value in data.values():
+        assert not isinstance(value, dict) and not (isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value))

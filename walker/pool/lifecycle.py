@@ -233,11 +233,13 @@ def check(store: PoolStore, inbox_folder: str, ref_text: Any, report_links: dict
             problems.append(Problem("folder", rel, f"status {record.data.get('status')} belongs in {expected}/",
                                     f"move it to {expected}/"))
         if record.folder == "active":
-            for ref in record.data.get("supporting_refs") or ():
-                text = ref_text(str(ref))
+            refs = [str(r) for r in record.data.get("supporting_refs") or ()]
+            digests = record.data.get("ref_digests") or []
+            for position, ref in enumerate(refs):
+                text = ref_text(ref)
                 if text is None:
                     problems.append(Problem("dead-ref", rel, f"{ref} no longer resolves"))
-                elif (record.data.get("ref_digests") or {}).get(str(ref)) not in (None, _digest(text)):
+                elif position < len(digests) and digests[position] and digests[position] != _digest(text):
                     problems.append(Problem("changed-ref", rel, f"the text cited by {ref} changed since the walk"))
     for record_id, copies in seen.items():
         if len(copies) > 1:
@@ -297,9 +299,10 @@ def repair(store: PoolStore, problems: list[Problem], now: datetime) -> Outcome:
     return outcome
 
 
-def ref_digests(refs: Iterable[str], ref_text: Any) -> dict[str, str]:
-    """What each ref cited when the walk ran, so `walker check` can tell when it changes."""
-    return {ref: _digest(text) for ref in refs if (text := ref_text(ref)) is not None}
+def ref_digests(refs: Iterable[str], ref_text: Any) -> list[str]:
+    """What each ref cited when the walk ran, in the order of ``supporting_refs`` (empty where a ref
+    did not resolve), so `walker check` can tell when the cited text changes."""
+    return [_digest(text) if (text := ref_text(ref)) is not None else "" for ref in refs]
 
 
 def _digest(text: str) -> str:

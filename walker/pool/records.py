@@ -116,8 +116,10 @@ def hypothesis_record(
         "why_it_matters": candidate.why_it_matters,
         "walk": walk_id,
         "engine": engine,
-        "bridge": [dict(b) for b in candidate.bridge],
-        "grounding": dict(candidate.grounding or {}),
+        # Flat lists of text, so Obsidian's Properties panel shows them (it cannot show nested maps).
+        "bridge": [f"{b.get('group', '')}: {b.get('ref') or b.get('path', '')}".strip(": ") for b in candidate.bridge],
+        "thread": list((candidate.grounding or {}).get("rare_terms") or []),
+        **({"via": note_link(str(via))} if (via := (candidate.grounding or {}).get("via")) else {}),
         "notes": [note_link(b["path"]) for b in candidate.bridge if "path" in b],
         "title": candidate.title,
     }

@@ -150,7 +150,7 @@ def _claims_agree(ws: Workspace) -> Any:
 
 
 def _write(store: PoolStore, outcome: WalkOutcome, result: WalkResult, settings: WalkSettings,
-           digests: dict[int, dict[str, str]]) -> list[Path]:
+           digests: dict[int, list[str]]) -> list[Path]:
     store.ensure()
     written = []
     seed = outcome.seed.proposition
@@ -159,7 +159,7 @@ def _write(store: PoolStore, outcome: WalkOutcome, result: WalkResult, settings:
         record = hypothesis_record(outcome.candidates[index], id=hyp_id, created=created, seed=seed,
                                    walk_id=outcome.walk_id, engine=outcome.engine,
                                    expires_after_walks=settings.expires_after_walks)
-        record["ref_digests"] = digests.get(index, {})
+        record["ref_digests"] = digests.get(index, [])
         written.append(store.write_record("active", record))
     for index, entry_id in outcome.noteworthy_ids.items():
         verdict = outcome.verdicts[index]
