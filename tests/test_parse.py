@@ -266,3 +266,12 @@ def test_crlf_gives_the_same_result_as_lf():
 def test_open_tasks_are_counted_outside_code():
     text = "- [ ] open\n- [x] done\n  - [ ] nested open\n> - [ ] quoted open\n\n```\n- [ ] code\n```\n[ ] not a list\n"
     assert parse_note("n.md", text).open_tasks == 3
+
+
+def test_plain_text_drops_tags_but_not_issue_numbers():
+    from walker.corpus.text import plain
+
+    assert plain("The worm bin sulks. #garden") == "The worm bin sulks."
+    assert plain("#question Why wait?") == "Why wait?"
+    assert plain("Use C# daily; see issue #12.") == "Use C# daily; see issue #12."
+    assert plain("See [[Soil|the soil note]] and ![[pic.png]] <b>now</b>") == "See the soil note and now"

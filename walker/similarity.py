@@ -24,7 +24,7 @@ from walker.config import cache_dir
 from walker.corpus.model import Corpus
 from walker.corpus.text import Paragraph, read_paragraphs, strip_tags
 
-INDEX_VERSION = 9
+INDEX_VERSION = 10
 TITLE_WEIGHT = 3
 TOKEN_PATTERN = r"(?u)\b[^\W\d_][^\W\d_'-]{2,}\b"  # words of three letters or more, no numbers
 # Everyday words that are rare in a small vault only by chance: never a thread between two notes.
@@ -231,7 +231,7 @@ def build_index(corpus: Corpus) -> TextIndex:
         note = corpus.notes[path]
         title = " ".join([note.title] * TITLE_WEIGHT)
         body = [strip_tags(p.text) for p in paragraphs[path]]
-        note_texts.append(" ".join([title, *(h.text for h in note.headings), *body]))
+        note_texts.append(" ".join([title, *note.tags, *(h.text for h in note.headings), *body]))
         for index, section in enumerate(note.sections):
             words = [p.text for p in paragraphs[path] if section.line <= p.line <= section.end_line]
             section_texts.append(strip_tags(" ".join([section.heading or note.title, *words])))

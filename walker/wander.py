@@ -353,7 +353,8 @@ def candidate_seeds(
         touched = note_date(note, mtimes.get(path))
         age = (today - touched).days if touched else None
         if in_window or (age is not None and 0 <= age <= settings.recent_days):
-            recent.append(seed(path, "recent", f"mentioned in {len(in_window)} daily notes in the last {settings.recent_days} days"
+            count = f"{len(in_window)} daily note{'' if len(in_window) == 1 else 's'}"
+            recent.append(seed(path, "recent", f"mentioned in {count} in the last {settings.recent_days} days"
                                + (f", edited {age} days ago" if age is not None and age <= settings.recent_days else ""),
                                2 * len(in_window) + (1 if age is not None and age <= settings.recent_days else 0)))
         dates = set(mentions.get(path, []))

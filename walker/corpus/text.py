@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from walker.corpus.model import ParsedNote, Section
-from walker.corpus.parse import decode
+from walker.corpus.parse import ALL_DIGITS_RE, TAG_RE, decode
 
 _FENCE = re.compile(r"^\s*(?:>\s*)*(?:[-*+]\s+)?(`{3,}|~{3,})")  # also inside quotes and list items
 _MATH_FENCE = re.compile(r"^\s*\$\$")
@@ -102,8 +102,18 @@ def plain(markdown: str) -> str:
     text = _WIKILINK.sub(lambda m: (m.group(2) or m.group(1).split("#")[0].split("/")[-1] or m.group(1).lstrip("#")), text)
     text = _MD_LINK.sub(r"\1", text)
     text = _EMPHASIS.sub("", text)
+    text = _drop_tags(text)  # "#garden" is filing, not prose: quotes and propositions read without it
     text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|])", r"\1", text)
     return " ".join(text.split())
+
+
+def _drop_tags(text: str) -> str:
+    """Remove inline tags as Obsidian reads them (after a space or at the start; not all digits)."""
+
+    def drop(match: re.Match[str]) -> str:
+        return match.group(0) if ALL_DIGITS_RE.fullmatch(match.group(0), 1) else " "
+
+    return re.sub(r"(?:(?<=\s)|^)" + TAG_RE.pattern, drop, text)
 
 
 def sentences(text: str) -> list[str]:
