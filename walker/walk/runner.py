@@ -8,6 +8,7 @@ and the log. A dry run stops before writing.
 from __future__ import annotations
 
 import random
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -115,7 +116,7 @@ def run_walk(ws: Workspace, options: WalkOptions) -> WalkResult:
     verdicts = gate(candidates, critic, engine_verdicts)
 
     day = options.now.date().isoformat()
-    with store.lock() if not options.dry_run else _nothing():
+    with store.lock() if not options.dry_run else nullcontext():
         walk_id = store.next_walk_id(day)
         taken: set[str] = set()
         hypothesis_ids, noteworthy_ids = {}, {}
@@ -241,14 +242,6 @@ def _seed_from_text(ws: Workspace, text: str) -> Seed:
     paragraphs = [p for p in ws.index.paragraphs.get(path, []) if section and section.line <= p.line <= section.end_line]
     ref = paragraph_ref(note, paragraphs[0]) if paragraphs else path
     return Seed(path, text.strip(), ref, "given-text", f"closest note to your words (similarity {scores[best]:.2f})")
-
-
-class _nothing:
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> None:
-        return None
 
 
 def _title(path: str) -> str:
