@@ -300,13 +300,10 @@ def _note_page(root: Path, path: str, page: str, corpus: Corpus, links: SiteLink
     body = _outside_code(body, _block_id_to_attribute)
     body = re.sub(r"(?m)^\^[A-Za-z0-9-]+[ \t]*$", "", body)  # a standalone id under a table: no anchor possible
     body = links.convert(body, path, page)
-    head = f"[Open in Obsidian]({links.obsidian_url(path)}) · `{_text(path)}`"
-    if not re.match(r"\s*# ", body):
-        head = f"# {_text(note.title)}\n\n" + head
-    else:
-        first, _, rest = body.lstrip().partition("\n")
-        return f"{first}\n\n{head}\n{rest}\n"
-    return f"{head}\n\n{body}\n"
+    opener = f"[Open in Obsidian]({links.obsidian_url(path)}) · `{_text(path)}`"
+    # The note's own H1 stays its title; a note without one gets its file name.
+    title, _, rest = body.lstrip().partition("\n") if re.match(r"\s*# ", body) else (f"# {_text(note.title)}", "", body)
+    return f"{title}\n\n{opener}\n\n{rest}\n"
 
 
 # --- helpers -------------------------------------------------------------------------
