@@ -199,6 +199,10 @@ def neighbourhood(
     similarity = dict(zip(index.paths, index.similarity(seed.path).tolist()))
     seed_note = corpus.notes[seed.path]
     seed_tags = {t.lower() for t in seed_note.tags}
+
+    sharing = {p for p, n in corpus.notes.items() if n.tags and any(t.lower() in seed_tags for t in n.tags)} \
+        if seed_tags else set()
+
     seed_folder = _folder(seed.path)
     query = index.notes[index.row[seed.path]]
     messages: list[str] = []
@@ -217,7 +221,7 @@ def neighbourhood(
     middle_pool = [
         p for p in others
         if p not in taken and similarity[p] < NEAR_DUPLICATE
-        and (seed_tags & {t.lower() for t in corpus.notes[p].tags} or _folder(p) == seed_folder
+        and (p in sharing or _folder(p) == seed_folder
              or distance.get(p) in (2, 3))
     ]
     band = [similarity[p] for p in middle_pool if similarity[p] > 0]
@@ -231,7 +235,7 @@ def neighbourhood(
     far_pool = [
         p for p in others
         if p not in taken and (distance.get(p) is None or distance[p] >= cutoff)
-        and not seed_tags & {t.lower() for t in corpus.notes[p].tags}
+        and p not in sharing
         and not _inside(_folder(p), seed_folder)
         and similarity[p] < NEAR_DUPLICATE
     ]
