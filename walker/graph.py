@@ -26,10 +26,10 @@ def note_links(corpus: Corpus) -> Adjacency:
     """
     adjacency: Adjacency = {path: set() for path in corpus.notes}
     for link in corpus.links:
-        target = link.resolved
-        if target in adjacency and target != link.source:
-            adjacency[link.source].add(target)  # type: ignore[index]
-            adjacency[target].add(link.source)  # type: ignore[index]
+        source, target = link.source, link.resolved
+        if target is not None and target != source and target in adjacency:
+            adjacency[source].add(target)
+            adjacency[target].add(source)
     return adjacency
 
 

@@ -110,8 +110,7 @@ class Skipped:
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class VaultFile:
+class VaultFile(NamedTuple):
     """A file Obsidian can see. ``in_corpus`` is false for excluded files, which still resolve."""
 
     path: str  # vault-relative, '/', NFC

@@ -51,7 +51,9 @@ def list_vault(root: Path, settings: Settings) -> Listing:
             skipped.append(Skipped(rel or ".", f"folder unreadable: {exc.strerror}"))
             return
         for entry in entries:
-            path = unicodedata.normalize("NFC", f"{rel}/{entry.name}" if rel else entry.name)
+            path = f"{rel}/{entry.name}" if rel else entry.name
+            if not path.isascii():
+                path = unicodedata.normalize("NFC", path)
             if entry.name.startswith("."):
                 if entry.is_dir(follow_symlinks=False) and entry.name not in (".obsidian", ".git", ".trash"):
                     skipped.append(Skipped(path + "/", "hidden folder (Obsidian ignores dot-folders)"))
