@@ -25,11 +25,12 @@ def note_links(corpus: Corpus) -> Adjacency:
     search and a few neighbour look-ups, and building a networkx graph would cost more than all of it.
     """
     adjacency: Adjacency = {path: set() for path in corpus.notes}
-    for link in corpus.links:
-        source, target = link.source, link.resolved
-        if target is not None and target != source and target in adjacency:
-            adjacency[source].add(target)
-            adjacency[target].add(source)
+    for source, resolved in corpus.resolutions.items():
+        linked = adjacency[source]
+        for target, _ in resolved:
+            if target is not None and target != source and target in adjacency:
+                linked.add(target)
+                adjacency[target].add(source)
     return adjacency
 
 

@@ -336,11 +336,12 @@ def candidate_seeds(
     eligible = [p for p in corpus.notes if p not in hubs and p not in dailies]
     mentions: dict[str, list[date]] = {}
     backlink_folders: dict[str, set[str]] = {}
-    for link in corpus.links:
-        if link.resolved in corpus.notes and link.resolved != link.source:
-            backlink_folders.setdefault(link.resolved, set()).add(_folder(link.source))
-            if link.source in dailies:
-                mentions.setdefault(link.resolved, []).append(dailies[link.source])
+    for source, resolved in corpus.resolutions.items():
+        for target, _ in resolved:
+            if target in corpus.notes and target != source:
+                backlink_folders.setdefault(target, set()).add(_folder(source))  # type: ignore[arg-type]
+                if source in dailies:
+                    mentions.setdefault(target, []).append(dailies[source])  # type: ignore[arg-type]
     mtimes = {f.path: f.mtime_ns for f in corpus.files}
 
     def seed(path: str, source: str, reason: str, score: float) -> tuple[float, str, str, str]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from walker.config import Settings, cache_dir, load_settings
 from walker.corpus.cache import Entry, ParseCache, loads
-from walker.corpus.model import Corpus, Link, ParsedNote, Skipped, VaultFile
+from walker.corpus.model import Corpus, ParsedNote, Skipped, VaultFile
 from walker.corpus.parse import BinaryFileError, decode, parse_note
 from walker.corpus.resolve import Resolver, find_subpath
 from walker.corpus.scan import list_vault
@@ -96,7 +96,7 @@ def _load(vault: Path | str, settings: Settings | None, use_cache: bool, progres
         )
         known = {p: marshal.loads(data) for p, (mtime, size, data) in cache.load_resolutions(digest).items()
                  if stamps.get(p) == (mtime, size)}
-    links, learned = resolve_links(notes, paths, known)
+    resolutions, learned = resolve_links(notes, paths, known)
     if cache:
         if learned:
             cache.store_resolutions(digest, {p: (*stamps[p], data) for p, data in learned.items()})
@@ -108,7 +108,7 @@ def _load(vault: Path | str, settings: Settings | None, use_cache: bool, progres
         root=str(root),
         files=listing.files,
         notes=dict(sorted(notes.items())),
-        links=tuple(links),
+        resolutions=resolutions,
         skipped=tuple(sorted(skipped, key=lambda s: s.path)),
         warnings=tuple(sorted(warnings)),
         stats={
@@ -121,25 +121,20 @@ def _load(vault: Path | str, settings: Settings | None, use_cache: bool, progres
 
 def resolve_links(
     notes: dict[str, ParsedNote], paths: list[str], known: dict[str, list[Any]] | None = None
-) -> tuple[list[Link], dict[str, list[Any]]]:
-    """Every link with the file it reaches, and the resolutions that were not in ``known``
-    (path -> [(resolved, candidates), …] per link)."""
+) -> tuple[dict[str, list[Any]], dict[str, list[Any]]]:
+    """Where every note's links lead (path -> [(resolved, candidates), …], in link order), and
+    which of those were not already in ``known``."""
     resolver = Resolver(paths)
     known = known or {}
-    links: list[Link] = []
+    resolutions: dict[str, list[Any]] = {}
     learned: dict[str, list[Any]] = {}
     for note in notes.values():
         cached = known.get(note.path)
         if cached is None or len(cached) != len(note.links):
-            resolutions = [resolver.resolve(raw.linkpath, note.path) for raw in note.links]
-            cached = learned[note.path] = [(r.path, r.candidates) for r in resolutions]
-        source = note.path
-        for (kind, text, line, display, _), (target, candidates) in zip(note.links, cached):
-            _, hashed, tail = text.partition("#")
-            subpath = "#" + tail if hashed else None
-            # tuple.__new__ rather than Link(...): the same record, without a Python-level call per link.
-            links.append(_new(Link, (source, line, kind, text, subpath, target, candidates, display)))
-    return links, learned
+            found = [resolver.resolve(raw.linkpath, note.path) for raw in note.links]
+            cached = learned[note.path] = [(r.path, r.candidates) for r in found]
+        resolutions[note.path] = cached
+    return resolutions, learned
 
 
 def broken_subpaths(corpus: Corpus) -> list[tuple[str, str]]:

@@ -10,6 +10,7 @@ to build when a warm run loads them from the cache.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import NamedTuple
 
 LINK_KINDS = ("link", "embed", "frontmatter", "markdown")
@@ -128,10 +129,23 @@ class Corpus:
     root: str
     files: tuple[VaultFile, ...]
     notes: dict[str, ParsedNote]  # corpus notes only, by path
-    links: tuple[Link, ...]
+    # Where each note's links lead, in the order of its ``links``: (resolved path or None, candidates).
+    resolutions: dict[str, list[tuple[str | None, tuple[str, ...]]]]
     skipped: tuple[Skipped, ...]
     warnings: tuple[tuple[str, str], ...]  # (path, message)
     stats: dict[str, float] = field(default_factory=dict)
+
+    @cached_property
+    def links(self) -> tuple[Link, ...]:
+        """Every link as a record, built the first time something asks: a walk needs only where
+        notes link (``resolutions``), and a large vault holds half a million links."""
+        new = tuple.__new__  # the record without a Python-level call per link
+        records = []
+        for path, note in self.notes.items():
+            for (kind, text, line, display, _), (target, candidates) in zip(note.links, self.resolutions.get(path, ())):
+                _, hashed, tail = text.partition("#")
+                records.append(new(Link, (path, line, kind, text, "#" + tail if hashed else None, target, candidates, display)))
+        return tuple(records)
 
     @property
     def attachments(self) -> list[VaultFile]:
