@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from walker.pool.inspect import show_record
-from walker.pool.store import PoolStore
 from walker.surface import feedback, log_surfaced, side_note, surface
 
 
@@ -57,10 +56,6 @@ def build_server(vault: Path) -> Any:
                 f"facts; say which, if any, is worth checking, and how):\n\n{notes}")
 
     return server
-
-
-def active_ids(vault: Path) -> list[str]:
-    return [r.id for r in PoolStore(vault).records("active")]
 
 
 def serve(vault: Path) -> None:

@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
-LINK_KINDS = ("link", "embed", "frontmatter", "markdown")
-
 
 class RawLink(NamedTuple):
     """A link as written: kind, the cleaned target text and its 1-based line."""

@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from walker.corpus.model import ParsedNote, Section
+from walker.corpus.model import ParsedNote
 from walker.corpus.parse import ALL_DIGITS_RE, TAG_RE, decode
 
 _FENCE = re.compile(r"^\s*(?:>\s*)*(?:[-*+]\s+)?(`{3,}|~{3,})")  # also inside quotes and list items
@@ -36,7 +36,6 @@ class Paragraph(NamedTuple):
     text: str  # plain text
     block_id: str | None
     is_task: bool = False
-    is_open_task: bool = False
 
 
 def read_paragraphs(root: Path | str, note: ParsedNote) -> list[Paragraph]:
@@ -88,11 +87,10 @@ def _paragraph(lines: list[tuple[int, str]]) -> Paragraph:
     raw = " ".join(_LINE_PREFIX.sub("", line, count=1) for _, line in lines)
     first = lines[0][1]
     is_task = bool(re.match(r"^\s*(?:>\s*)*[-*+]\s+\[.\]", first))
-    is_open = bool(re.match(r"^\s*(?:>\s*)*[-*+]\s+\[ \]", first))
     block = _BLOCK_ID.search(raw)
     if block:
         raw = raw[: block.start()]
-    return Paragraph(lines[0][0], lines[-1][0], plain(raw), block.group(1).lower() if block else None, is_task, is_open)
+    return Paragraph(lines[0][0], lines[-1][0], plain(raw), block.group(1).lower() if block else None, is_task)
 
 
 def plain(markdown: str) -> str:
@@ -118,10 +116,6 @@ def _drop_tags(text: str) -> str:
 
 def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
-
-
-def section_of(note: ParsedNote, line: int) -> Section | None:
-    return next((s for s in note.sections if s.line <= line <= s.end_line), None)
 
 
 def strip_tags(text: str) -> str:
