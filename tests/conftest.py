@@ -13,6 +13,7 @@ def isolated_cache(tmp_path_factory, monkeypatch):
     """Each test gets its own parse cache; nothing touches the user's cache folder."""
     monkeypatch.setenv("WALKER_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
     monkeypatch.delenv("WALKER_VAULT", raising=False)
+    monkeypatch.setenv("WALKER_LOCK_WAIT", "0.3")  # a busy pool is reported in a moment, not after 10 s
 
 
 def copy_vault_files(source: Path, destination: Path) -> Path:

@@ -17,7 +17,7 @@ from walker.config import table
 from walker.errors import WalkerError
 from walker.pool import lifecycle
 from walker.pool.records import REVIEW_OUTCOMES
-from walker.pool.store import PoolStore
+from walker.pool.store import PoolBusy, PoolStore
 from walker.walk.critic import CriticContext
 from walker.walk.runner import WalkOptions, run_walk
 from walker.workspace import Workspace
@@ -27,8 +27,6 @@ CADENCES = {"daily": 1, "weekly": 3}
 
 class RunBusy(WalkerError):
     """Another `walker run` is working on this vault."""
-
-    exit_code = 1
 
 
 @dataclass(frozen=True)
@@ -62,8 +60,7 @@ def period_of(cadence: str, now: datetime) -> str:
 
 def run_lock(store: PoolStore) -> Any:
     """One `walker run` at a time per vault; pool writes inside it take the pool lock as usual."""
-    return store.lock(".run.lock", RunBusy(f"another `walker run` is working on {store.vault}; this one stops and "
-                                           "changes nothing"))
+    return store.lock(".run.lock", RunBusy(f"another `walker run` is working on {store.vault}"))
 
 
 def run_cadence(vault: Path, cadence: str, now: datetime, force: bool = False) -> RunReport:
@@ -72,37 +69,48 @@ def run_cadence(vault: Path, cadence: str, now: datetime, force: bool = False) -
         raise WalkerError(f"cadence {cadence!r}: use daily or weekly")
     store = PoolStore(vault)
     report = RunReport(cadence, period_of(cadence, now))
-    with run_lock(store):
-        done = [r for r in store.runs() if r.get("cadence") == cadence and r.get("period") == report.period]
-        if done and not force:
-            report.skipped = (f"the {cadence} run for {report.period} already happened "
-                              f"(walk {done[-1].get('walk_id')}); --force runs again")
-            return report
-        ws = Workspace.open(vault)
-        store.ensure()
-        review = apply_reviews(ws, now)
-        report.events += review.events
-        report.problems += review.problems
-        seed_base = int(hashlib.sha1(report.period.encode()).hexdigest()[:8], 16)
-        for number in range(CADENCES[cadence]):
-            options = WalkOptions(now=now, random_seed=seed_base + number, cadence=cadence, period=report.period)
-            try:
-                result = run_walk(ws, options)
-            except WalkerError as exc:
-                store.log(now.strftime("%Y-%m-%d %H:%M"), [f"walk-failed: {exc}"])
-                report.problems.append(f"walk {number + 1} of {CADENCES[cadence]} did not run: {exc}")
-                continue
-            report.walks.append(result.summary())
-        critic = CriticContext(ws.corpus, ws.index, set())
-        dead = lifecycle.archive_dead_refs(store, lambda ref: critic.ref_text(ref) is not None, now)
-        report.events += dead.events
-        site_dir = table(RunSettings, ws.settings.extra, "run").site_dir
-        if site_dir:
-            from walker.site.build import build_site
-
-            target = Path(site_dir) if Path(site_dir).is_absolute() else vault / site_dir
-            report.site = str(build_site(vault, target))
+    try:
+        with run_lock(store):
+            _run(vault, store, report, now, force)
+    except (RunBusy, PoolBusy) as exc:
+        report.skipped = f"{exc}; skipped, the next start of the timer tries again"
     return report
+
+
+def _run(vault: Path, store: PoolStore, report: RunReport, now: datetime, force: bool) -> None:
+    cadence = report.cadence
+    done = [r for r in store.runs() if r.get("cadence") == cadence and r.get("period") == report.period]
+    if done and not force:
+        report.skipped = (f"the {cadence} run for {report.period} already happened "
+                          f"(walk {done[-1].get('walk_id')}); --force runs again")
+        return
+    ws = Workspace.open(vault)
+    store.ensure()
+    review = apply_reviews(ws, now)
+    report.events += review.events
+    report.problems += review.problems
+    seed_base = int(hashlib.sha1(report.period.encode()).hexdigest()[:8], 16)
+    for number in range(CADENCES[cadence]):
+        options = WalkOptions(now=now, random_seed=seed_base + number, cadence=cadence, period=report.period)
+        try:
+            result = run_walk(ws, options)
+        except WalkerError as exc:
+            store.log(now.strftime("%Y-%m-%d %H:%M"), [f"walk-failed: {exc}"])
+            report.problems.append(f"walk {number + 1} of {CADENCES[cadence]} did not run: {exc}")
+            continue
+        report.walks.append(result.summary())
+    critic = CriticContext(ws.corpus, ws.index, set())
+    dead = lifecycle.archive_dead_refs(store, lambda ref: critic.ref_text(ref) is not None, now)
+    report.events += dead.events
+    site_dir = table(RunSettings, ws.settings.extra, "run").site_dir
+    if site_dir:
+        from walker.site.build import SiteError, build_site
+
+        target = Path(site_dir) if Path(site_dir).is_absolute() else vault / site_dir
+        try:
+            report.site = str(build_site(vault, target))
+        except SiteError as exc:
+            report.problems.append(f"the site was not rebuilt: {exc}")
 
 
 def apply_reviews(ws: Workspace, now: datetime) -> lifecycle.Outcome:

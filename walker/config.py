@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -41,7 +42,36 @@ def load_settings(vault: Path, overrides: dict[str, Any] | None = None) -> Setti
     values.update({k: v for k, v in (overrides or {}).items() if v is not None})
     known = {k: _coerce(k, v, fields[k].type) for k, v in values.items() if k in fields}
     extra = {k: v for k, v in values.items() if k not in fields}
-    return Settings(**known, extra=extra)
+    settings = Settings(**known, extra=extra)
+    _check_ranges(settings)
+    inbox_path(vault, settings.inbox_folder)
+    return settings
+
+
+def inbox_path(vault: Path, folder: str) -> Path:
+    """The inbox folder as a real path, if it is a place walker may create notes: inside the vault
+    (after following symlinks), not walker's own ``walks/``, not a hidden folder. Else ConfigError."""
+    root = vault.resolve()
+    target = (vault / folder).resolve()
+    problem = None
+    if not target.is_relative_to(root):
+        problem = "is outside the vault"
+    else:
+        parts = target.relative_to(root).parts
+        if parts and parts[0].lower() == "walks":
+            problem = "is inside walks/, which holds walker's records"
+        elif any(part.startswith(".") for part in parts):
+            problem = "is a hidden folder, which Obsidian does not show"
+    if problem:
+        raise ConfigError(f"inbox_folder {folder!r} {problem}; set it to a folder of the vault, e.g. \"Inbox\"")
+    return target
+
+
+def _check_ranges(settings: Settings) -> None:
+    if not 0 < settings.max_note_mb <= 1024:
+        raise ConfigError(f"setting 'max_note_mb' is {settings.max_note_mb!r}; use a number of megabytes from 0.001 to 1024")
+    if not 0 <= settings.workers <= 256:
+        raise ConfigError(f"setting 'workers' is {settings.workers!r}; use 0 (one per core) up to 256")
 
 
 T = TypeVar("T")
@@ -56,7 +86,17 @@ def table(cls: type[T], extra: dict[str, Any], name: str) -> T:
     unknown = sorted(set(values) - set(fields))
     if unknown:
         raise ConfigError(f"walker.toml [{name}]: unknown setting {', '.join(unknown)}; known: {', '.join(fields)}")
-    return cls(**{k: _coerce(f"{name}.{k}", v, fields[k].type) for k, v in values.items()})
+    coerced = {k: _coerce(f"{name}.{k}", v, fields[k].type) for k, v in values.items()}
+    for key, value in coerced.items():
+        low, high = fields[key].metadata.get("range", (None, None))
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise ConfigError(f"walker.toml [{name}] {key} = {value!r} is out of range; use {low} to {high}")
+    return cls(**coerced)
+
+
+def between(default: Any, low: float, high: float) -> Any:
+    """A numeric setting's default and the range it must stay in (checked when walker.toml is read)."""
+    return field(default=default, metadata={"range": (low, high)})
 
 
 def _coerce(name: str, value: Any, kind: Any) -> Any:
@@ -73,9 +113,14 @@ def _coerce(name: str, value: Any, kind: Any) -> Any:
                 return value.lower() in ("true", "1", "yes")
             return bool(value)
         if kind == "int":
+            if isinstance(value, float) or isinstance(value, bool):
+                raise ValueError(value)
             return int(value)
         if kind == "float":
-            return float(value)
+            number = float(value)
+            if not math.isfinite(number):
+                raise ValueError(value)
+            return number
         return None if value is None else str(value)
     except (TypeError, ValueError):
         raise ConfigError(f"setting {name!r} has a bad value {value!r} (expected {kind})") from None
@@ -124,7 +169,8 @@ DEFAULT_CONFIG = """\
 # expires_after_walks = 12 # an active hypothesis nobody engages with is archived after this many walks
 
 [run]
-# site_dir = ""            # after each `walker run`, rebuild the review site here (relative to the vault)
+# site_dir = ""            # after each `walker run`, rebuild the review site here: a folder outside
+#                          # the vault (relative paths start at the vault, e.g. "../my-vault-site")
 
 [surface]
 # enabled = true           # false: `walker surface`, the hooks and the MCP server stay silent

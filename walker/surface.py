@@ -171,11 +171,7 @@ def side_note(entry: dict[str, Any]) -> str:
 
 def record_event(vault: Path, event: dict[str, Any]) -> None:
     """Every surfacing and outcome: a line in walks/surface.jsonl, and one in log.md."""
-    store = PoolStore(vault)
-    store.ensure()
-    path = store.root / "surface.jsonl"
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(event, ensure_ascii=False) + "\n")
+    PoolStore(vault).append("surface.jsonl", json.dumps(event, ensure_ascii=False) + "\n")
 
 
 def log_surfaced(vault: Path, result: Surfacing, now: datetime, turn_id: str | None) -> None:

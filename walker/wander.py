@@ -23,6 +23,7 @@ from pathlib import PurePosixPath
 
 import numpy as np
 
+from walker.config import between
 from walker.corpus.model import Corpus, ParsedNote
 from walker.corpus.text import Paragraph, sentences
 from walker.errors import WalkerError
@@ -41,15 +42,15 @@ class WanderError(WalkerError):
 
 @dataclass(frozen=True)
 class WanderSettings:
-    near: int = 8
-    middle: int = 7
-    far: int = 4
-    hub_factor: float = 5.0
-    hub_min_degree: int = 10
+    near: int = between(8, 0, 100)
+    middle: int = between(7, 0, 100)
+    far: int = between(4, 0, 100)
+    hub_factor: float = between(5.0, 1.0, 1000.0)
+    hub_min_degree: int = between(10, 1, 1_000_000)
     hubs: tuple[str, ...] = ()
-    recent_days: int = 30
-    forgotten_days: int = 90
-    no_reuse_walks: int = 8
+    recent_days: int = between(30, 1, 36500)
+    forgotten_days: int = between(90, 1, 36500)
+    no_reuse_walks: int = between(8, 0, 10000)
 
 
 

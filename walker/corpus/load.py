@@ -67,7 +67,7 @@ def _load(vault: Path | str, settings: Settings | None, use_cache: bool, progres
     listing = list_vault(root, settings)
     corpus_notes = [f for f in listing.files if f.is_note and f.in_corpus]
 
-    cache = ParseCache(cache_dir(), root, f"comments={settings.index_comments}") if use_cache else None
+    cache = ParseCache(cache_dir(), root, f"comments={settings.index_comments}|max_mb={settings.max_note_mb!r}") if use_cache else None
     cached = cache.load() if cache else {}
     entries: dict[str, Entry] = {}
     to_parse: list[VaultFile] = []

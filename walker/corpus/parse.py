@@ -24,6 +24,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
 from walker.corpus.model import Block, Heading, ParsedNote, RawLink, Section
+from walker.safeyaml import refuse_aliases
 
 # Obsidian's tag tokenizer (§6.1), ported: [0-9] not \d, and JavaScript's \s includes U+FEFF.
 TAG_RE = re.compile(
@@ -215,6 +216,7 @@ class _FrontmatterHandler(frontmatter.YAMLHandler):
         return bool(re.match(r"---[ \t]*\r?\n", text)) and len(self.FM_BOUNDARY.findall(text)) >= 2
 
     def load(self, fm: str, **kwargs: object) -> Any:
+        refuse_aliases(fm)
         return yaml.load(fm, Loader=_Yaml12Loader)
 
 

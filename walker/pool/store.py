@@ -1,20 +1,32 @@
 """The only writer under ``walks/``: ids, atomic writes and moves, the pool lock, log.md.
 
 Every write goes to a temporary file in the same folder and is renamed into
-place, so a crash never leaves half a record. Pool changes hold an exclusive
-lock on ``walks/.lock`` (a dot-file: Obsidian never shows it). Records are
-rewritten with ruamel.yaml's round-trip mode, so a reviewer's edits, key order
-and comments in the frontmatter survive, and so does everything under
-``## Reviewer notes``.
+place, so a crash never leaves half a record. A walk commits as a whole: its
+files are written into a staging folder, marked ready, then moved into place;
+the next command that takes the lock finishes a ready commit or removes an
+unfinished one. Pool changes hold an exclusive lock on ``walks/.lock`` (a
+dot-file: Obsidian never shows it). Records are rewritten with ruamel.yaml's
+round-trip mode, so a reviewer's edits, key order and comments in the
+frontmatter survive, and so does everything under ``## Reviewer notes``.
+
+Nothing here writes through a symlink: ``walks/`` and its folders must be real
+folders, new files are created with ``O_EXCL`` and renamed over the old name
+(which replaces a planted link rather than following it), appends open with
+``O_NOFOLLOW`` and refuse anything but a plain file with one name, and the lock
+file is opened read-only, so even a file walker did not create is never changed.
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import io
 import os
 import re
+import shutil
+import stat
 import tempfile
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -24,6 +36,9 @@ from typing import Any
 import yaml
 from ruamel.yaml import YAML
 
+from walker.safeyaml import refuse_aliases
+
+from walker.errors import WalkerError
 from walker.pool.records import (
     FOLDER_OF_STATUS,
     HYPOTHESIS_ID,
@@ -59,8 +74,29 @@ Confirmed hypotheses become new notes in your inbox folder through `walker disch
 LOG_HEADER = "# Walk log\n\nEvery walk event, oldest first. walker appends; it never rewrites this file.\n"
 
 
-class PoolBusy(RecordError):
-    """Another walker process holds the pool lock."""
+STAGING_PREFIX = ".staging-"
+READY = "READY"  # in a staging folder: every file is written; the commit may be finished
+LOG_BLOCK = "log-block.md"  # in a staging folder: the walk's entry for log.md
+LOCK_WAIT = 10.0  # seconds a command waits for another walker command to finish
+
+
+class PoolBusy(WalkerError):
+    """Another walker command holds the pool lock, and did not let go in time."""
+
+    exit_code = 1
+
+
+class UnsafePool(WalkerError):
+    """walks/ or a file in it is not what walker made (a symlink, a hard link, not a folder)."""
+
+
+class PoolWriteError(WalkerError):
+    """A write under walks/ failed (disk full, permissions); what was half-written is gone."""
+
+
+def _step(name: str) -> None:
+    """Called between the file operations of a walk commit. A test seam: tests make it raise
+    to stand for a kill at that point. Does nothing otherwise."""
 
 
 @dataclass(frozen=True)
@@ -79,37 +115,83 @@ class PoolStore:
     def __init__(self, vault: Path | str) -> None:
         self.vault = Path(vault)
         self.root = self.vault / POOL
+        self.recovered: list[str] = []  # what taking the lock last finished or removed
 
     # --- layout ---------------------------------------------------------------
 
     def ensure(self) -> list[Path]:
         """Create the pool folders, README and log if missing. Returns what it created; never overwrites."""
         created = []
+        if self._make_folder(self.root):
+            created.append(self.root)
         for folder in FOLDERS:
             path = self.root / folder
-            if not path.is_dir():
-                path.mkdir(parents=True)
+            if self._make_folder(path):
                 created.append(path)
         for name, text in (("README.md", README), ("log.md", LOG_HEADER)):
             path = self.root / name
-            if not path.exists():
+            if not os.path.lexists(path):
                 write_atomic(path, text)
                 created.append(path)
         return created
 
+    def _make_folder(self, path: Path) -> bool:
+        """Create ``path`` (walks/ or a folder in it) unless it exists; refuse anything but a real folder."""
+        try:
+            os.mkdir(path)
+            return True
+        except FileExistsError:
+            pass
+        except FileNotFoundError:
+            raise UnsafePool(f"{self.vault}: no such vault folder") from None
+        info = os.lstat(path)
+        if not stat.S_ISDIR(info.st_mode):
+            what = "a symlink" if stat.S_ISLNK(info.st_mode) else "not a folder"
+            raise UnsafePool(f"{path} is {what}; walker writes only into real folders inside the vault. "
+                             f"Move it away and run the command again.")
+        return False
+
+    def check_folders(self) -> None:
+        """Refuse to write when walks/ or one of its folders is a symlink or not a folder."""
+        for path in (self.root, *(self.root / f for f in FOLDERS)):
+            try:
+                info = os.lstat(path)
+            except FileNotFoundError:
+                continue
+            if not stat.S_ISDIR(info.st_mode):
+                what = "a symlink" if stat.S_ISLNK(info.st_mode) else "not a folder"
+                raise UnsafePool(f"{path} is {what}; walker writes only into real folders inside the vault. "
+                                 f"Move it away and run the command again.")
+
     @contextmanager
-    def lock(self, name: str = ".lock", busy: Exception | None = None) -> Iterator[None]:
-        """Hold an exclusive lock on ``walks/<name>``; if another process holds it, raise ``busy`` at once."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        with open(self.root / name, "w") as handle:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise busy or PoolBusy(f"another walker is changing {self.root}; try again when it has finished") from None
-            try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
+    def lock(self, name: str = ".lock", busy: WalkerError | None = None, wait: float | None = None) -> Iterator[None]:
+        """Hold an exclusive lock on ``walks/<name>``, waiting up to ``wait`` seconds for another walker
+        command to finish, then raise ``busy``. Taking the pool lock finishes or removes an
+        interrupted walk commit first."""
+        self._make_folder(self.root)
+        self.check_folders()
+        try:  # read-only and never truncated: a lock file that is not walker's is never changed
+            descriptor = os.open(self.root / name, os.O_RDONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise UnsafePool(f"{self.root / name} is a symlink; delete it and run the command again") from None
+            raise
+        try:
+            deadline = time.monotonic() + (lock_wait() if wait is None else wait)
+            while True:
+                try:
+                    fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        raise busy or PoolBusy(f"another walker command is running on {self.vault}; "
+                                               "try again when it has finished") from None
+                    time.sleep(0.05)
+            if name == ".lock":
+                self.recovered = self.recover()
+            yield
+        finally:
+            os.close(descriptor)  # closing releases the lock
 
     # --- ids ------------------------------------------------------------------
 
@@ -121,11 +203,12 @@ class PoolStore:
 
     def next_walk_id(self, day: str) -> str:
         numbers = [0]
-        for folder in ("reports", "runs"):
-            for path in (self.root / folder).glob(f"{day}-*"):
-                match = WALK_ID.fullmatch(path.stem)
-                if match and match.group(1) == day:
-                    numbers.append(int(match.group(2)))
+        names = [p.stem for folder in ("reports", "runs") for p in (self.root / folder).glob(f"{day}-*")]
+        names += [p.name.removeprefix(STAGING_PREFIX) for p in self.root.glob(f"{STAGING_PREFIX}{day}-*")]
+        for name in names:
+            match = WALK_ID.fullmatch(name)
+            if match and match.group(1) == day:
+                numbers.append(int(match.group(2)))
         return f"{day}-{max(numbers) + 1:03d}"
 
     def _next_number(self, pattern: re.Pattern[str], day: str, taken: set[str]) -> int:
@@ -150,12 +233,22 @@ class PoolStore:
                     continue
         return found
 
+    def record_text(self, folder: str, record: Mapping[str, Any]) -> str:
+        """A new record as the Markdown file walker writes, after checking its schema and folder."""
+        problems = validate(record)
+        if problems:
+            raise RecordError(f"{record.get('id')}: {'; '.join(problems)}")
+        if FOLDER_OF_STATUS.get(str(record["status"])) != folder:
+            raise RecordError(f"{record['id']}: status {record['status']} does not belong in {folder}/")
+        return compose(record, render_body(record), "")
+
     def write_record(self, folder: str, record: Mapping[str, Any]) -> Path:
         problems = validate(record)
         if problems:
             raise RecordError(f"{record.get('id')}: {'; '.join(problems)}")
         if FOLDER_OF_STATUS.get(str(record["status"])) != folder:
             raise RecordError(f"{record['id']}: status {record['status']} does not belong in {folder}/")
+        self.ensure()
         path = self.root / folder / f"{record['id']}.md"
         write_atomic(path, compose(record, render_body(record), ""))
         return path
@@ -166,8 +259,10 @@ class PoolStore:
         The new file is written before the old one is removed: a crash in between leaves the
         record in two folders, which `walker check` names and `--repair` mends; never in none.
         """
-        text = stored.path.read_text(encoding="utf-8")
+        self.check_folders()
+        text = _read_plain_file(stored.path)
         raw_front, _, _ = _split(text)
+        refuse_aliases(raw_front or "")
         yaml_rt = _round_trip()
         data = yaml_rt.load(raw_front) or {}
         for key, value in changes.items():
@@ -180,6 +275,7 @@ class PoolStore:
         if FOLDER_OF_STATUS.get(str(plain.get("status"))) != target_folder:
             raise RecordError(f"{plain.get('id')}: status {plain.get('status')} does not belong in {target_folder}/")
         reviewer = _reviewer_part(text)
+        self.ensure()
         target = self.root / target_folder / stored.path.name
         write_atomic(target, "---\n" + _dump(yaml_rt, data) + "---\n" + render_body(plain) + "\n" + reviewer)
         if target != stored.path:
@@ -188,25 +284,88 @@ class PoolStore:
 
     # --- walks ----------------------------------------------------------------
 
-    def write_report(self, walk_id: str, markdown: str, picture: str | None) -> Path:
-        if picture is not None:
-            write_atomic(self.root / "reports" / f"{walk_id}.svg", picture)
-        path = self.root / "reports" / f"{walk_id}.md"
-        write_atomic(path, markdown)
-        return path
+    def commit_walk(self, walk_id: str, files: Mapping[str, str], log_heading: str, events: list[str]) -> list[Path]:
+        """Write a walk's files (``folder/name`` -> text) and its log entry as one commit: all or nothing.
 
-    def write_run(self, walk_id: str, run: Mapping[str, Any]) -> Path:
-        path = self.root / "runs" / f"{walk_id}.yaml"
-        write_atomic(path, yaml.safe_dump(dict(run), sort_keys=False, allow_unicode=True, width=100))
-        return path
+        Everything is written into ``walks/.staging-<walk id>/`` first; a disk that fills up then
+        leaves the pool as it was. Once all of it is on disk the folder is marked ready, and from
+        then on the commit is finished, here or by the next command that takes the lock.
+        """
+        self.ensure()
+        staging = self.root / f"{STAGING_PREFIX}{walk_id}"
+        try:
+            self._make_folder(staging)
+            for folder in {name.split("/", 1)[0] for name in files}:
+                self._make_folder(staging / folder)
+            for name, text in files.items():
+                write_atomic(staging / name, text)
+                _step(f"staged {name}")
+            write_atomic(staging / LOG_BLOCK, _log_block(log_heading, events))
+            _step("staged the log entry")
+            write_atomic(staging / READY, walk_id + "\n")
+            _step("marked ready")
+        except OSError as exc:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise PoolWriteError(f"could not write walk {walk_id} under {self.root} ({_os_reason(exc)}); "
+                                 "nothing was kept and the pool is as it was") from None
+        try:
+            return self._finish_commit(staging)
+        except OSError as exc:
+            raise PoolWriteError(f"walk {walk_id} is written but could not be moved into place ({_os_reason(exc)}); "
+                                 "the next walker command finishes it") from None
+
+    def _finish_commit(self, staging: Path) -> list[Path]:
+        """Move a ready commit's files into place and append its log entry; safe to repeat."""
+        moved = []
+        for folder in sorted(p for p in staging.iterdir() if p.is_dir() and not p.is_symlink()):
+            self._make_folder(self.root / folder.name)
+            for source in sorted(folder.iterdir()):
+                if source.name.startswith("."):
+                    continue
+                target = self.root / folder.name / source.name
+                if not os.path.lexists(target):
+                    os.replace(source, target)
+                    _step(f"moved {folder.name}/{source.name}")
+                moved.append(target)
+        block = staging / LOG_BLOCK
+        if block.is_file():
+            text = _read_plain_file(block)
+            heading = text.strip().splitlines()[0] if text.strip() else ""
+            if not heading or heading not in self._log_text():
+                self.append("log.md", text, header=LOG_HEADER)
+                _step("appended the log entry")
+        shutil.rmtree(staging)
+        return moved
+
+    def recover(self) -> list[str]:
+        """Finish ready walk commits and remove unfinished ones. Returns what it did, for the log."""
+        done = []
+        for staging in sorted(self.root.glob(STAGING_PREFIX + "*")):
+            walk_id = staging.name.removeprefix(STAGING_PREFIX)
+            if staging.is_symlink() or not staging.is_dir():
+                continue
+            if (staging / READY).is_file():
+                self._finish_commit(staging)
+                done.append(f"recover: finished the interrupted commit of walk {walk_id}")
+            else:
+                shutil.rmtree(staging)
+                done.append(f"recover: removed the unfinished walk {walk_id} (it had not been committed)")
+        if done:
+            self.log(time.strftime("%Y-%m-%d %H:%M"), done)
+        return done
+
+    def staged(self) -> list[tuple[str, bool]]:
+        """Interrupted walk commits: (walk id, ready to finish)."""
+        return [(p.name.removeprefix(STAGING_PREFIX), (p / READY).is_file())
+                for p in sorted(self.root.glob(STAGING_PREFIX + "*")) if p.is_dir() and not p.is_symlink()]
 
     def runs(self) -> list[dict[str, Any]]:
         """Past walk_run_records, oldest first."""
         out = []
         for path in sorted((self.root / "runs").glob("*.yaml")):
             try:
-                data = _load_yaml(path.read_text(encoding="utf-8"))
-            except (OSError, yaml.YAMLError):
+                data = _load_yaml(_read_plain_file(path))
+            except (OSError, UnicodeDecodeError, yaml.YAMLError):
                 continue
             if isinstance(data, dict):
                 out.append(data)
@@ -214,13 +373,54 @@ class PoolStore:
 
     def log(self, heading: str, events: list[str]) -> None:
         """Append a block of events to log.md (append-only)."""
-        path = self.root / "log.md"
-        if not path.exists():
-            write_atomic(path, LOG_HEADER)
-        with path.open("a", encoding="utf-8") as handle:
-            handle.write(f"\n## {heading}\n\n" + "".join(f"- {e}\n" for e in events))
+        self.append("log.md", _log_block(heading, events), header=LOG_HEADER)
+
+    def append(self, name: str, text: str, header: str = "") -> None:
+        """Append to ``walks/<name>``, a plain file walker created (``header`` starts a new one).
+
+        Never through a symlink, and never into a file with a second name (a hard link to a note)."""
+        self._make_folder(self.root)
+        path = self.root / name
+        if not os.path.lexists(path):
+            write_atomic(path, header)
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise UnsafePool(f"{path} is a symlink; walker will not write through it. Delete it and run "
+                                 "the command again.") from None
+            raise
+        with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
+            info = os.fstat(descriptor)
+            if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+                raise UnsafePool(f"{path} is not a plain file of walker's own (it is linked from elsewhere); "
+                                 "walker will not write to it. Move it away and run the command again.")
+            handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())
+
+    def _log_text(self) -> str:
+        try:
+            return _read_plain_file(self.root / "log.md")
+        except (OSError, UnicodeDecodeError):
+            return ""
+
+
+def _log_block(heading: str, events: list[str]) -> str:
+    return f"\n## {heading}\n\n" + "".join(f"- {e}\n" for e in events)
+
+
+def _os_reason(exc: OSError) -> str:
+    if exc.errno == errno.ENOSPC:
+        return "the disk is full"
+    return exc.strerror or str(exc)
+
+
+def _read_plain_file(path: Path) -> str:
+    """A file's text, refusing to follow a symlink: nothing outside walks/ is read as a record."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    with os.fdopen(descriptor, "rb") as handle:
+        return handle.read().decode("utf-8")
 
 
 def compose(record: Mapping[str, Any], body: str, reviewer: str) -> str:
@@ -230,7 +430,7 @@ def compose(record: Mapping[str, Any], body: str, reviewer: str) -> str:
 
 def read_record(path: Path, folder: str) -> StoredRecord:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read_plain_file(path)
         raw_front, body, _ = _split(text)
         data = _load_yaml(raw_front) if raw_front is not None else None
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
@@ -241,12 +441,15 @@ def read_record(path: Path, folder: str) -> StoredRecord:
 
 
 def _load_yaml(text: str) -> Any:
-    """Safe YAML through libyaml when it is there: a site build reads thousands of records."""
+    """Safe YAML through libyaml when it is there (a site build reads thousands of records); aliases
+    are refused, so a hand-edited record cannot expand into gigabytes."""
+    refuse_aliases(text)
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Write ``text`` to a new temporary file beside ``path``, then rename it over ``path``: a crash
+    leaves the old file or the new one, and a symlink at ``path`` is replaced, never followed."""
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
@@ -295,3 +498,12 @@ def _plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     return value
+
+
+def lock_wait() -> float:
+    """How long a command waits for another walker command: $WALKER_LOCK_WAIT seconds, else 10."""
+    try:
+        value = float(os.environ.get("WALKER_LOCK_WAIT", LOCK_WAIT))
+    except ValueError:
+        return LOCK_WAIT
+    return value if 0 <= value <= 3600 else LOCK_WAIT

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.resources
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -24,8 +25,41 @@ EXTENSIONS: list[Any] = [
 ]
 
 
+MARKER = ".walker-site"  # in every folder walker built: the only kind of folder a build replaces
+
+
 class SiteError(WalkerError):
     """MkDocs could not build the site."""
+
+
+class UnsafeSiteFolder(SiteError):
+    """The output folder is the vault, holds it, lies inside it, or is someone else's folder."""
+
+
+def check_output(vault: Path, site_dir: Path) -> Path:
+    """The absolute output folder, if walker may build there; else ``UnsafeSiteFolder`` says why.
+
+    A build replaces the whole folder, so it must be outside the vault (and not hold it), not a
+    symlink, and either missing, empty, or a site walker built before (it holds ``.walker-site``).
+    """
+    target = Path(os.path.abspath(site_dir))
+    real_vault = vault.resolve()
+    if target.is_symlink():
+        raise UnsafeSiteFolder(f"{site_dir} is a symlink; give the real folder for the site")
+    real = target.resolve()
+    if real == real_vault or real_vault.is_relative_to(real):
+        raise UnsafeSiteFolder(f"{site_dir} holds the vault; a build replaces its output folder. Choose a "
+                               f"folder outside the vault, e.g. {real_vault.parent / (real_vault.name + '-site')}")
+    if real.is_relative_to(real_vault):
+        raise UnsafeSiteFolder(f"{site_dir} is inside the vault; a build replaces its output folder, so it must "
+                               f"be outside, e.g. {real_vault.parent / (real_vault.name + '-site')}")
+    if real.exists():
+        if not real.is_dir():
+            raise UnsafeSiteFolder(f"{site_dir} is a file, not a folder")
+        if not (real / MARKER).is_file() and any(real.iterdir()):
+            raise UnsafeSiteFolder(f"{site_dir} is not empty and walker did not build it (no {MARKER} file); "
+                                   "choose a new or empty folder")
+    return real
 
 
 def templates() -> Path:
@@ -69,16 +103,38 @@ def build_site(vault: Path, site_dir: Path, strict: bool = True) -> Path:
 
     if not vault.is_dir():
         raise SiteError(f"{vault}: no such folder. Pass the vault folder, or set WALKER_VAULT.")
+    target = check_output(vault, site_dir)
+    target.parent.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
-    with tempfile.TemporaryDirectory(prefix="walker-site-") as workdir:
-        config_file = Path(workdir) / "mkdocs.yml"
-        config_file.write_text(yaml.safe_dump(site_config(vault, site_dir)), encoding="utf-8")
-        try:
-            config = load_config(config_file=str(config_file), strict=strict)
-            build(config)
-        except (MkDocsException, SystemExit) as exc:
-            raise SiteError(f"the site did not build: {exc}") from exc
-    return site_dir / "index.html"
+    # MkDocs empties its output folder first; it gets a new one of walker's, swapped in when done.
+    fresh = Path(tempfile.mkdtemp(prefix=".walker-site-new-", dir=target.parent))
+    try:
+        with tempfile.TemporaryDirectory(prefix="walker-site-") as workdir:
+            config_file = Path(workdir) / "mkdocs.yml"
+            config_file.write_text(yaml.safe_dump(site_config(vault, fresh)), encoding="utf-8")
+            try:
+                config = load_config(config_file=str(config_file), strict=strict)
+                build(config)
+            except (MkDocsException, SystemExit) as exc:
+                raise SiteError(f"the site did not build: {exc}") from exc
+        (fresh / MARKER).write_text("Built by walker; `walker site build` replaces this folder.\n", encoding="utf-8")
+        _swap_in(vault, fresh, target)
+    finally:
+        shutil.rmtree(fresh, ignore_errors=True)
+    return target / "index.html"
+
+
+def _swap_in(vault: Path, fresh: Path, target: Path) -> None:
+    """Put the new build at ``target``; the old build (checked to be walker's) is removed after."""
+    check_output(vault, target)  # again, just before replacing: nothing may have moved in meanwhile
+    fresh.chmod(0o755)
+    old = None
+    if target.exists():
+        old = Path(tempfile.mkdtemp(prefix=".walker-site-old-", dir=target.parent))
+        os.replace(target, old / "site")
+    os.replace(fresh, target)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def serve_site(vault: Path, address: str = "127.0.0.1:8000") -> None:

@@ -8,6 +8,7 @@ from typing import Any
 import yaml
 
 from walker.errors import WalkerError
+from walker.safeyaml import refuse_aliases
 from walker.pool.records import Candidate
 from walker.pool.store import PoolStore
 from walker.walk.critic import CriticContext, PoolClaim, gate
@@ -21,7 +22,9 @@ class BadCandidates(WalkerError):
 def critique_file(ws: Workspace, file: Path) -> list[dict[str, Any]]:
     """Verdicts for every candidate in a YAML file; the notes they cite count as retrieved."""
     try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+        text = file.read_text(encoding="utf-8")
+        refuse_aliases(text)
+        data = yaml.safe_load(text)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise BadCandidates(f"{file}: cannot read candidates: {exc}") from exc
     if isinstance(data, dict) and "candidates" in data:

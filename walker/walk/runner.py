@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import yaml
 
-from walker.config import table
+from walker.config import between, table
 from walker.errors import WalkerError
 from walker.pool import lifecycle
 from walker.pool.lifecycle import ref_digests
@@ -41,8 +42,8 @@ class WalkSettings:
     """The ``[walk]`` table of walker.toml."""
 
     engine: str = "extractive"
-    max_hypotheses: int = 3
-    expires_after_walks: int = 12
+    max_hypotheses: int = between(3, 0, 50)
+    expires_after_walks: int = between(12, 1, 10000)
 
 
 AGREEMENT = 0.3  # claims this close in TF-IDF space say the same kind of thing (for supersede)
@@ -152,8 +153,8 @@ def _claims_agree(ws: Workspace) -> Any:
 
 def _write(store: PoolStore, outcome: WalkOutcome, result: WalkResult, settings: WalkSettings,
            digests: dict[int, list[str]]) -> list[Path]:
-    store.ensure()
-    written = []
+    """The walk's records, report, picture, run record and log entry, committed together."""
+    files: dict[str, str] = {}
     seed = outcome.seed.proposition
     created = outcome.now.date().isoformat()
     for index, hyp_id in outcome.hypothesis_ids.items():
@@ -161,16 +162,18 @@ def _write(store: PoolStore, outcome: WalkOutcome, result: WalkResult, settings:
                                    walk_id=outcome.walk_id, engine=outcome.engine,
                                    expires_after_walks=settings.expires_after_walks)
         record["ref_digests"] = digests.get(index, [])
-        written.append(store.write_record("active", record))
+        files[f"active/{hyp_id}.md"] = store.record_text("active", record)
     for index, entry_id in outcome.noteworthy_ids.items():
         verdict = outcome.verdicts[index]
         record = noteworthy_record(outcome.candidates[index], id=entry_id, created=created, seed=seed,
                                    walk_id=outcome.walk_id, engine=outcome.engine,
                                    rejection_reason=", ".join(verdict.rules),
                                    flagged_value_reason=verdict.flagged_value_reason or "")
-        written.append(store.write_record("noteworthy", record))
-    written.append(store.write_report(outcome.walk_id, result.report, result.picture))
-    written.append(store.write_run(outcome.walk_id, result.run))
+        files[f"noteworthy/{entry_id}.md"] = store.record_text("noteworthy", record)
+    if result.picture is not None:
+        files[f"reports/{outcome.walk_id}.svg"] = result.picture
+    files[f"reports/{outcome.walk_id}.md"] = result.report
+    files[f"runs/{outcome.walk_id}.yaml"] = yaml.safe_dump(result.run, sort_keys=False, allow_unicode=True, width=100)
     stamp = outcome.now.strftime("%Y-%m-%d %H:%M")
     events = [f"walk-start: seed [[{outcome.seed.path.removesuffix('.md')}|{_title(outcome.seed.path)}]] "
               f"({outcome.seed.source}): “{seed}”"]
@@ -178,8 +181,7 @@ def _write(store: PoolStore, outcome: WalkOutcome, result: WalkResult, settings:
     events += [f"noteworthy: [[{i}]] {outcome.candidates[n].title}" for n, i in outcome.noteworthy_ids.items()]
     events.append(f"walk-end: {len(outcome.hypothesis_ids)} kept of {len(outcome.candidates)} candidates; "
                   f"report [[{outcome.walk_id}]]")
-    store.log(f"{stamp} · walk {outcome.walk_id}", events)
-    return written
+    return store.commit_walk(outcome.walk_id, files, f"{stamp} · walk {outcome.walk_id}", events)
 
 
 def _run_record(outcome: WalkOutcome, options: WalkOptions, transcript: list[dict[str, Any]]) -> dict[str, Any]:

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from walker.config import table
+from walker.config import between, table
 from walker.errors import WalkerError
 from walker.pool.records import Candidate
 from walker.walk.critic import Verdict
@@ -42,11 +42,11 @@ class LLMSettings:
     base_url: str = "http://127.0.0.1:11434/v1"  # Ollama's OpenAI-compatible endpoint
     model: str = "llama3.1"
     api_key_env: str = ""  # the name of the variable that holds the key, never the key itself
-    timeout: float = 120.0
-    temperature: float = 0.4
-    max_tokens: int = 2000
-    retries: int = 3  # on 429 and 5xx, with exponential backoff
-    backoff: float = 1.0  # seconds before the first retry
+    timeout: float = between(120.0, 1.0, 3600.0)
+    temperature: float = between(0.4, 0.0, 2.0)
+    max_tokens: int = between(2000, 1, 1_000_000)
+    retries: int = between(3, 0, 10)  # on 429 and 5xx, with exponential backoff
+    backoff: float = between(1.0, 0.0, 60.0)  # seconds before the first retry
 
 
 SYSTEM = """You are one phase of Auto-Walk, a weekly walk over a person's notes that proposes weak, \
