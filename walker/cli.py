@@ -434,12 +434,18 @@ def review(vault: Path, now: str | None, as_json: bool) -> None:
 def check(vault: Path, repair: bool, now: str | None, as_json: bool) -> None:
     """Check the pool: schema, folders, duplicate ids, dead or changed refs, broken reports. Exit 1 on findings."""
     problems = check_pool(vault)
+    mended = lifecycle.Outcome()
     if repair and any(p.repair for p in problems):
-        lifecycle.repair(PoolStore(vault), [p for p in problems if p.repair], _now(now))
+        mended = lifecycle.repair(PoolStore(vault), [p for p in problems if p.repair], _now(now))
         problems = check_pool(vault)
     if as_json:
-        _print_json({"problems": [p.as_dict() for p in problems]})
+        _print_json({"problems": [p.as_dict() for p in problems], "repaired": mended.events,
+                     "not_repaired": mended.problems})
     else:
+        for event in mended.events:
+            click.echo(event.replace("[[", "").replace("]]", ""))
+        for problem in mended.problems:
+            click.echo(f"not repaired: {problem}", err=True)
         for p in problems:
             click.echo(f"{p.kind}: {p.path}: {p.message}" + (f" (--repair: {p.repair})" if p.repair else ""))
         click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found" if problems else "the pool is healthy")

@@ -16,7 +16,10 @@ from pathlib import Path
 
 import yaml
 
-from walker.errors import WalkerError
+from walker.config import inbox_path
+from walker.corpus.parse import split_frontmatter
+from walker.errors import ConfigError, WalkerError
+from walker.safeyaml import refuse_aliases
 
 CONCLUSION_ID = re.compile(r"conclusion-(\d{4}-\d{2}-\d{2})-(\d{3,})")
 
@@ -37,10 +40,9 @@ class Conclusion:
 
 def capture(vault: Path, folder: str, conclusion: Conclusion) -> Path:
     """Create the conclusion note; returns its path. Never overwrites anything."""
-    inbox = (vault / folder).resolve()
-    if not str(inbox).startswith(str(vault.resolve())):
-        raise InboxError(f"inbox folder {folder!r} is outside the vault")
+    inbox = _checked(vault, folder)
     inbox.mkdir(parents=True, exist_ok=True)
+    inbox = _checked(vault, folder)  # again: a folder made on the way must not have led anywhere else
     note_id = _next_id(inbox, conclusion.created)
     front = {
         "id": note_id,
@@ -70,18 +72,44 @@ def capture(vault: Path, folder: str, conclusion: Conclusion) -> Path:
     raise InboxError(f"{inbox}: a hundred notes already start with {title!r}; rename some and try again")
 
 
-def conclusions(vault: Path, folder: str) -> dict[str, Path]:
-    """Conclusion notes in the inbox by the hypothesis that inspired them."""
-    found: dict[str, Path] = {}
-    for path in sorted((vault / folder).glob("*.md")):
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        match = re.search(r"^inspired_by:\s*['\"]?(hyp-[\w-]+)", text, re.MULTILINE)
-        if match and re.search(r"^id:\s*['\"]?conclusion-", text, re.MULTILINE):
-            found[match.group(1)] = path
+def conclusions(vault: Path, folder: str) -> dict[str, list[Path]]:
+    """Conclusion notes in the inbox by the hypothesis that inspired them, oldest name first.
+
+    Only real properties count: a note that shows a conclusion's front matter as an example,
+    in a code block or further down its text, is not a conclusion."""
+    found: dict[str, list[Path]] = {}
+    try:
+        inbox = _checked(vault, folder)
+    except InboxError:
+        return found
+    for path in sorted(inbox.glob("*.md")):
+        front = properties(path)
+        inspired_by, note_id = str(front.get("inspired_by") or ""), str(front.get("id") or "")
+        if re.fullmatch(r"hyp-[\w-]+", inspired_by) and CONCLUSION_ID.fullmatch(note_id):
+            found.setdefault(inspired_by, []).append(path)
     return found
+
+
+def properties(path: Path) -> dict[str, object]:
+    """A note's front matter, or nothing when it has none (or it cannot be read safely)."""
+    try:
+        if path.is_symlink() or path.stat().st_size > 1024 * 1024:
+            return {}
+        raw, _, _ = split_frontmatter(path.read_text(encoding="utf-8"))
+        if raw is None:
+            return {}
+        refuse_aliases(raw)
+        data = yaml.safe_load(raw)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _checked(vault: Path, folder: str) -> Path:
+    try:
+        return inbox_path(vault, folder)
+    except ConfigError as exc:
+        raise InboxError(str(exc)) from None
 
 
 def _next_id(inbox: Path, day: str) -> str:

@@ -103,7 +103,7 @@ def _load(vault: Path | str, settings: Settings | None, use_cache: bool, progres
         cache.close()
     skipped = list(listing.skipped) + [Skipped(p, e) for p, e in entries.items() if isinstance(e, str)]
     skipped += [Skipped(p, f"excluded: {why}") for p, why in listing.excluded.items()]
-    warnings = [(n.path, w) for n in notes.values() for w in n.warnings]
+    warnings = [(n.path, w) for n in notes.values() for w in n.warnings] + list(listing.warnings)
     return Corpus(
         root=str(root),
         files=listing.files,

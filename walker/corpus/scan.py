@@ -32,6 +32,7 @@ class Listing:
     files: tuple[VaultFile, ...]
     skipped: tuple[Skipped, ...]
     excluded: dict[str, str]  # path -> why it is visible but not in the corpus
+    warnings: tuple[tuple[str, str], ...] = ()  # (path, message): e.g. two names that differ only in Unicode form
 
 
 def list_vault(root: Path, settings: Settings) -> Listing:
@@ -40,20 +41,28 @@ def list_vault(root: Path, settings: Settings) -> Listing:
     files: list[VaultFile] = []
     skipped: list[Skipped] = []
     excluded: dict[str, str] = {}
-    visited = {os.path.realpath(root)}
+    real_root = os.path.realpath(root)
+    seen: set[str] = set()
+    warnings: list[tuple[str, str]] = []
 
     show_all = bool(_read_json(root / ".obsidian" / "app.json").get("showUnsupportedFiles"))
 
     def walk(folder: str, rel: str) -> None:
         try:
-            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            entries = sorted(os.scandir(folder), key=_entry_order)
         except OSError as exc:
             skipped.append(Skipped(rel or ".", f"folder unreadable: {exc.strerror}"))
             return
         for entry in entries:
             path = f"{rel}/{entry.name}" if rel else entry.name
             if not path.isascii():
-                path = unicodedata.normalize("NFC", path)
+                normal = unicodedata.normalize("NFC", path)
+                if normal in seen:  # Café.md twice, composed and decomposed: keep both
+                    warnings.append((path, f"conflict: this name is {normal} written in decomposed Unicode; "
+                                           "Obsidian shows both files, and links reach the composed one"))
+                else:
+                    path = normal
+            seen.add(path)
             if entry.name.startswith("."):
                 if entry.is_dir(follow_symlinks=False) and entry.name not in (".obsidian", ".git", ".trash"):
                     skipped.append(Skipped(path + "/", "hidden folder (Obsidian ignores dot-folders)"))
@@ -62,19 +71,21 @@ def list_vault(root: Path, settings: Settings) -> Listing:
                 is_dir = entry.is_dir()
             except OSError:
                 is_dir = False
+            if entry.is_symlink():
+                # Never read outside the vault; a folder link inside it would show its notes twice.
+                if not _inside(os.path.realpath(entry.path), real_root):
+                    skipped.append(Skipped(path + "/" * is_dir, "symlink to outside the vault (not followed)"))
+                    continue
+                if is_dir:
+                    skipped.append(Skipped(path + "/", "symlink to a folder already in the vault (loop)"))
+                    continue
             if is_dir:
-                if entry.is_symlink():
-                    real = os.path.realpath(entry.path)
-                    if real in visited or _inside(real, os.path.realpath(root)):
-                        skipped.append(Skipped(path + "/", "symlink to a folder already in the vault (loop)"))
-                        continue
-                    visited.add(real)
                 walk(entry.path, path)
                 continue
             _add_file(entry, path, rules, show_all, files, skipped, excluded)
 
     walk(str(root), "")
-    return Listing(tuple(files), tuple(skipped), excluded)
+    return Listing(tuple(files), tuple(skipped), excluded, tuple(warnings))
 
 
 def _add_file(
@@ -100,6 +111,16 @@ def _add_file(
     if reason:
         excluded[path] = reason
     files.append(VaultFile(path, entry.path, stat.st_mtime_ns, stat.st_size, is_note, reason is None))
+
+
+def _entry_order(entry: os.DirEntry[str]) -> tuple[str, bool, str]:
+    """By name; of two names that differ only in Unicode form, the composed (NFC) one first, so it keeps
+    its own name and the other is kept under its raw name."""
+    name = entry.name
+    if name.isascii():
+        return name, False, name
+    normal = unicodedata.normalize("NFC", name)
+    return normal, normal != name, name
 
 
 def _inside(path: str, folder: str) -> bool:

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from walker.errors import WalkerError
-from walker.inbox import Conclusion, capture, conclusions
+from walker.inbox import Conclusion, capture, conclusions, properties
 from walker.pool.records import FOLDER_OF_STATUS, NOTEWORTHY_STATUS, validate
-from walker.pool.store import PoolStore, StoredRecord, read_record
+from walker.pool.store import POOL, STAGING_PREFIX, PoolStore, StoredRecord, read_record
 
 LAUNDERING_FILLER = frozenset(
     "the a an this that its it hypothesis hypotheses refs ref references reference supporting corpus note notes "
@@ -80,11 +80,15 @@ def discharge(store: PoolStore, inbox_folder: str, record_id: str, *, source: st
         why = laundering(source, record)
         if why:
             raise LifecycleError(f"{record.id}: {why}")
-        day = now.date().isoformat()
-        note = capture(store.vault, inbox_folder, Conclusion(
-            created=day, source=source.strip(), statement=statement, inspired_by=record.id,
-            corroborating_refs=tuple(str(r) for r in record.data.get("supporting_refs") or ()),
-            evidence=tuple(evidence)))
+        earlier = conclusions(store.vault, inbox_folder).get(record.id)
+        if earlier:  # an earlier attempt wrote the note and stopped before moving the record: finish it
+            note = earlier[0]
+            source = str(properties(note).get("source") or source)
+        else:
+            note = capture(store.vault, inbox_folder, Conclusion(
+                created=now.date().isoformat(), source=source.strip(), statement=statement, inspired_by=record.id,
+                corroborating_refs=tuple(str(r) for r in record.data.get("supporting_refs") or ()),
+                evidence=tuple(evidence)))
         return _finish_discharge(store, record, note, source.strip(), now, Outcome(written=[note]))
 
 
@@ -213,6 +217,7 @@ class Problem:
     path: str
     message: str
     repair: str | None = None  # what --repair does about it, if anything
+    record: str | None = None  # the record it is about, where that is not the file at ``path``
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "path": self.path, "message": self.message, "repair": self.repair}
@@ -250,12 +255,23 @@ def check(store: PoolStore, inbox_folder: str, ref_text: Any, report_links: dict
     for report, linked in report_links.items():
         for missing in sorted(set(linked) - ids):
             problems.append(Problem("missing-record", report, f"links [[{missing}]], which is in no pool folder"))
-    for record_id, note in conclusions(store.vault, inbox_folder).items():
+    vault = store.vault.resolve()
+    for record_id, notes in conclusions(store.vault, inbox_folder).items():
+        where = [n.relative_to(vault).as_posix() for n in notes]
+        if len(notes) > 1:
+            problems.append(Problem("duplicate-conclusion", ", ".join(where), f"{len(notes)} conclusion notes were "
+                                    f"written for {record_id}; keep one and delete the others by hand",
+                                    record=record_id))
         copies = seen.get(record_id, [])
         if copies and all(c.data.get("status") in ("active", "muted") for c in copies):
-            problems.append(Problem("half-discharged", note.relative_to(store.vault).as_posix(),
+            problems.append(Problem("half-discharged", where[0],
                                     f"conclusion note exists but {record_id} is still {copies[0].data.get('status')}",
-                                    f"finish the discharge of {record_id}"))
+                                    f"finish the discharge of {record_id}", record=record_id))
+    for walk_id, ready in store.staged():
+        problems.append(Problem("interrupted-walk", f"{POOL}/{STAGING_PREFIX}{walk_id}",
+                                f"walk {walk_id} stopped while its files were being "
+                                f"{'moved into place' if ready else 'written'}",
+                                "finish it" if ready else "remove it: nothing of it was kept"))
     for temporary in store.root.rglob(".*.tmp"):
         problems.append(Problem("temporary", temporary.relative_to(store.vault).as_posix(),
                                 "a write that did not finish", "delete it"))
@@ -267,6 +283,7 @@ def repair(store: PoolStore, problems: list[Problem], now: datetime) -> Outcome:
     outcome = Outcome()
     order = {"temporary": 0, "duplicate": 1, "folder": 2}
     with store.lock():
+        outcome.events += store.recovered  # taking the lock finished or removed interrupted walks
         for problem in sorted(problems, key=lambda p: order.get(p.kind, 9)):
             if not all((store.vault / part).exists() for part in problem.path.split(", ")):
                 continue  # an earlier repair already dealt with this file
@@ -289,11 +306,14 @@ def repair(store: PoolStore, problems: list[Problem], now: datetime) -> Outcome:
         if outcome.events:
             store.log(_stamp(now), outcome.events)
     for problem in problems:
-        if problem.kind == "half-discharged":
-            record_id = problem.message.split(" but ", 1)[1].split(" is still", 1)[0]
-            record = find(store, record_id)
+        if problem.kind == "half-discharged" and problem.record:
+            record = find(store, problem.record)
             note = store.vault / problem.path
-            source = _front_value(note, "source") or "unknown"
+            source = str(properties(note).get("source") or "")
+            why = laundering(source, record)
+            if why:
+                outcome.problems.append(f"{problem.path}: not finished, its source is no evidence: {why}")
+                continue
             with store.lock():
                 _finish_discharge(store, record, note, source, now, outcome)
     return outcome
@@ -315,13 +335,8 @@ def _stored_at(store: PoolStore, rel: str) -> StoredRecord:
     return read_record(path, path.parent.name)
 
 
-def _front_value(path: Path, key: str) -> str | None:
-    match = re.search(rf"^{key}:\s*(.+)$", path.read_text(encoding="utf-8"), re.MULTILINE)
-    return match.group(1).strip().strip("'\"") if match else None
-
-
 def _note_link(vault: Path, note: Path) -> str:
-    rel = note.relative_to(vault).as_posix().removesuffix(".md")
+    rel = note.resolve().relative_to(vault.resolve()).as_posix().removesuffix(".md")
     return f"[[{rel}|{rel.rsplit('/', 1)[-1]}]]"
 
 
