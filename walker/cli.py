@@ -524,11 +524,16 @@ def _hook_command(client: str) -> click.Command:
     def command(vault: Path, event: str) -> None:
         # A hook must never block or break the client: any problem goes to stderr, the prompt goes on.
         try:
-            payload = json.loads(sys.stdin.read() or "{}")
-            if event == "stop":
-                hooks.on_stop(client, vault, payload)
+            raw = sys.stdin.buffer.read(hooks.INPUT_LIMIT + 1)
+            if len(raw) > hooks.INPUT_LIMIT:
+                click.echo(f"walker hook: the client sent over {hooks.INPUT_LIMIT // 1024} KiB; staying silent", err=True)
                 return
-            answer = hooks.on_prompt(client, vault, payload)
+            payload = json.loads(raw or b"{}")
+            with hooks.deadline(hooks.ANSWER_WITHIN):
+                if event == "stop":
+                    hooks.on_stop(client, vault, payload)
+                    return
+                answer = hooks.on_prompt(client, vault, payload)
         except Exception as exc:  # noqa: BLE001
             click.echo(f"walker hook: {type(exc).__name__}: {exc}", err=True)
             return

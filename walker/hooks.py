@@ -13,6 +13,10 @@ from __future__ import annotations
 
 import json
 import re
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -29,6 +33,33 @@ CLIENTS = {
 }
 PUSHBACK = re.compile(r"\b(?:not relevant|irrelevant|that's wrong|that is wrong|stop suggesting|don't suggest|"
                       r"useless (?:note|suggestion)|ignore (?:the|that) (?:walk )?note)\b|没用|不相关", re.IGNORECASE)
+INPUT_LIMIT = 1024 * 1024  # bytes of hook JSON read from the client; a longer prompt gets silence
+ANSWER_WITHIN = 8.0  # seconds; the installed hooks give the client's timeout as 10
+
+
+class TooSlow(Exception):
+    """The hook ran out of its time and stays silent."""
+
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Raise TooSlow in the main thread once ``seconds`` have passed (where the platform has SIGALRM)."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise TooSlow(f"no answer within {seconds:g} s; staying silent")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 FRAME = ("Optional background from the user's own notes (walker). It is NOT part of the task: mention it "
          "only if it genuinely helps, after answering, as a short side note.")
 

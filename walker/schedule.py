@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,11 +50,15 @@ def make_units(vault: Path, cadence: str, on: str | None = None, walker: str | N
     day, hour, minute = _parse_on(on or DEFAULT_ON[cadence], cadence)
     root = vault.resolve()
     program = walker or _walker_program()
+    for value in (str(root), program):
+        if re.search(r"[\x00-\x1f\x7f]", value):
+            raise ScheduleError(f"{value!r} holds a line break or control character, which a systemd unit or a "
+                                "crontab line cannot carry; rename the folder and try again")
     name = unit_name(vault)
     calendar = f"{day.capitalize() + ' ' if day else ''}*-*-* {hour:02d}:{minute:02d}:00"
     service = "\n".join([
         "[Unit]",
-        f"Description=walker: {cadence} walk of {root}",
+        f"Description=walker: {cadence} walk of {_specifiers(str(root))}",
         "Documentation=https://pypi.org/project/walker/",
         "",
         "[Service]",
@@ -64,7 +69,7 @@ def make_units(vault: Path, cadence: str, on: str | None = None, walker: str | N
     ])
     timer = "\n".join([
         "[Unit]",
-        f"Description=walker: {cadence} walk of {root}",
+        f"Description=walker: {cadence} walk of {_specifiers(str(root))}",
         "",
         "[Timer]",
         f"OnCalendar={calendar}",
@@ -77,7 +82,8 @@ def make_units(vault: Path, cadence: str, on: str | None = None, walker: str | N
         "",
     ])
     cron_day = str(DAYS[day]) if day else "*"
-    crontab = f"{minute} {hour} * * {cron_day} {_shell(program)} run --cadence {cadence} {_shell(str(root))}"
+    command = f"{_shell(program)} run --cadence {cadence} {_shell(str(root))}"
+    crontab = f"{minute} {hour} * * {cron_day} " + command.replace("%", "\\%")  # cron reads a bare % as a newline
     return Units(name, service, timer, crontab)
 
 
@@ -87,6 +93,7 @@ def user_unit_dir() -> Path:
 
 def install(units: Units) -> list[str]:
     """Write the units and enable the timer; without systemd, say how to schedule by hand."""
+    verify(units)
     folder = user_unit_dir()
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in units.files.items():
@@ -102,6 +109,21 @@ def install(units: Units) -> list[str]:
         if done.returncode != 0:
             raise ScheduleError(f"{' '.join(command)} failed: {done.stderr.strip()}")
     return messages + [f"enabled {units.name}.timer"]
+
+
+def verify(units: Units) -> None:
+    """Run ``systemd-analyze verify`` on the units before installing them, where it is installed."""
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        return
+    with tempfile.TemporaryDirectory(prefix="walker-units-") as folder:
+        paths = []
+        for name, text in units.files.items():
+            (Path(folder) / name).write_text(text, encoding="utf-8")
+            paths.append(str(Path(folder) / name))
+        done = subprocess.run([analyze, "verify", *paths], capture_output=True, text=True, timeout=60)
+    if done.returncode != 0:
+        raise ScheduleError(f"systemd-analyze rejects the units, so nothing was installed: {done.stderr.strip()}")
 
 
 def remove(units: Units) -> list[str]:
@@ -152,9 +174,14 @@ def _systemd_running() -> bool:
     return shutil.which("systemctl") is not None and Path("/run/systemd/system").is_dir()
 
 
+def _specifiers(value: str) -> str:
+    """Text in a unit file: systemd expands %-specifiers everywhere, so a literal % is doubled."""
+    return value.replace("%", "%%")
+
+
 def _quote(value: str) -> str:
-    """A systemd command-line word: % doubled (systemd specifiers), quoted when it holds spaces or quotes."""
-    value = value.replace("%", "%%")
+    """A word of ExecStart: % and $ doubled (specifiers, variables), quoted when it holds anything else."""
+    value = _specifiers(value).replace("$", "$$")
     if re.fullmatch(r"[\w@%+=:,./-]+", value):
         return value
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'

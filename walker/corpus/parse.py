@@ -10,6 +10,7 @@ of reading the files without giving up the tokenizer.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from functools import lru_cache
@@ -31,7 +32,6 @@ TAG_RE = re.compile(
     r"#[^\u2000-\u206F\u2E00-\u2E7F'!\"#$%&()*+,.:;<=>?@^`{|}~\[\]\\\s\ufeff]+"
 )
 ALL_DIGITS_RE = re.compile(r"[0-9]+")
-WIKILINK_RE = re.compile(r"(!?)\[\[(.+?)]]")
 BLOCK_ID_END_RE = re.compile(r"(?:^|\s)\^([A-Za-z0-9-]+)$")
 BLOCK_ID_ALONE_RE = re.compile(r"\^([A-Za-z0-9-]+)")
 URL_SCHEME_RE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
@@ -107,24 +107,48 @@ def is_internal_url(url: str) -> bool:
 
 
 def _line_at(state: StateInline, pos: int) -> int:
-    return int(state.env["line"]) + state.src.count("\n", 0, pos)
+    """The source line of ``pos``. Newline offsets are found once per inline run (a bisect per link),
+    so a paragraph of many lines with a link on each stays linear."""
+    cached = state.env.get("_newlines")
+    if cached is None or cached[0] is not state.src:
+        cached = state.env["_newlines"] = (state.src, [m.start() for m in re.finditer("\n", state.src)])
+    return int(state.env["line"]) + bisect.bisect_left(cached[1], pos)
+
+
+def _find_after(state: StateInline, needle: str, start: int) -> int:
+    """``state.src.find(needle, start)``, remembered per inline run: a run of a thousand ``[[`` with
+    no ``]]`` costs one search, not a thousand."""
+    key = "_find" + needle
+    cached = state.env.get(key)
+    if cached is not None and cached[0] is state.src and cached[1] <= start and (cached[2] < 0 or cached[2] >= start):
+        return int(cached[2])
+    found = state.src.find(needle, start)
+    state.env[key] = (state.src, start, found)
+    return found
 
 
 def _wikilink_rule(state: StateInline, silent: bool) -> bool:
-    """Obsidian's wikilink tokenizer (§2.1), tried before ``link`` and ``image``."""
+    """Obsidian's wikilink tokenizer (§2.1), tried before ``link`` and ``image``: ``[[`` then at least
+    one character and ``]]`` on the same line, with no ``[[`` in between."""
     src, pos = state.src, state.pos
-    if src[pos] not in "![" or not src.startswith("[[", pos + (src[pos] == "!")):
+    if src[pos] not in "![":
         return False
-    match = WIKILINK_RE.match(src, pos)
-    if not match or "[[" in match.group(2):
+    start = pos + (src[pos] == "!")
+    if not src.startswith("[[", start):
+        return False
+    close = _find_after(state, "]]", start + 3)
+    if close < 0:
+        return False
+    newline = _find_after(state, "\n", start + 2)
+    if 0 <= newline < close or src.find("[[", start + 2, close) >= 0:
         return False
     if not silent:
-        target, display = split_alias(match.group(2))
-        kind = "embed" if match.group(1) else "link"
+        target, display = split_alias(src[start + 2 : close])
+        kind = "embed" if pos != start else "link"
         state.env["links"].append(RawLink(kind, target, _line_at(state, pos), display))
         token = state.push("wikilink", "", 0)
-        token.content = match.group(0)
-    state.pos = match.end()
+        token.content = src[pos : close + 2]
+    state.pos = close + 2
     return True
 
 
@@ -150,6 +174,8 @@ def _capture_links(rule: Any, attr: str, kind: str) -> Any:
 
     def wrapped(state: StateInline, silent: bool) -> bool:
         pos, count = state.pos, len(state.tokens)
+        if _find_after(state, "]", pos + 1) < 0:
+            return False  # no label can close: skip markdown-it's scan, which a line of "[[[[" makes slow
         if not rule(state, silent):
             return False
         if not silent:

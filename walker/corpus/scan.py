@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
 import pathspec
+import regex
 
 from walker.config import Settings
 from walker.corpus.model import Skipped, VaultFile
@@ -85,6 +85,7 @@ def list_vault(root: Path, settings: Settings) -> Listing:
             _add_file(entry, path, rules, show_all, files, skipped, excluded)
 
     walk(str(root), "")
+    warnings += [(".obsidian/app.json", f.problem) for f in rules.user_filters if f.problem]
     return Listing(tuple(files), tuple(skipped), excluded, tuple(warnings))
 
 
@@ -130,7 +131,7 @@ def _inside(path: str, folder: str) -> bool:
 @dataclass(frozen=True)
 class ExclusionRules:
     templates: str | None
-    user_filters: tuple[str, ...]
+    user_filters: tuple[UserFilter, ...]
     gitignore: pathspec.PathSpec | None
     configured: pathspec.PathSpec | None
 
@@ -140,7 +141,7 @@ class ExclusionRules:
         lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines() if gitignore.is_file() else []
         return cls(
             templates=_templates_folder(root, settings),
-            user_filters=tuple(_read_json(root / ".obsidian" / "app.json").get("userIgnoreFilters") or ()),
+            user_filters=tuple(UserFilter(str(item)) for item in _user_filters(root)),
             gitignore=pathspec.GitIgnoreSpec.from_lines(lines) if lines else None,
             configured=pathspec.GitIgnoreSpec.from_lines(settings.exclude) if settings.exclude else None,
         )
@@ -153,8 +154,8 @@ class ExclusionRules:
         if self.templates and lower.startswith(self.templates.lower().strip("/") + "/"):
             return "templates folder"
         for item in self.user_filters:
-            if _user_filter_matches(item, path):
-                return f"Obsidian Excluded files: {item}"
+            if item.matches(path):
+                return f"Obsidian Excluded files: {item.item}"
         if self.gitignore and self.gitignore.match_file(path):
             return ".gitignore"
         if self.configured and self.configured.match_file(path):
@@ -162,14 +163,40 @@ class ExclusionRules:
         return None
 
 
-def _user_filter_matches(item: str, path: str) -> bool:
-    """Obsidian's userIgnoreFilters: ``/re/`` is a case-insensitive regex, anything else a path prefix."""
-    if len(item) > 2 and item.startswith("/") and item.endswith("/"):
-        try:
-            return re.search(item[1:-1], path, re.IGNORECASE) is not None
-        except re.error:
+class UserFilter:
+    """One of Obsidian's userIgnoreFilters: ``/re/`` is a case-insensitive regex, anything else a path prefix.
+
+    The regex comes from the vault's settings, so it runs with a time limit: a pattern that backtracks
+    without end (``/^(a+)+$/``) is dropped for the rest of the scan with a warning, never a hang."""
+
+    TIMEOUT = 0.05  # seconds per path
+
+    def __init__(self, item: str) -> None:
+        self.item = item
+        self.problem: str | None = None
+        self.pattern: regex.Pattern[str] | None = None
+        if len(item) > 2 and item.startswith("/") and item.endswith("/"):
+            try:
+                self.pattern = regex.compile(item[1:-1], regex.IGNORECASE)
+            except (regex.error, RecursionError, OverflowError):
+                self.problem = f"Obsidian Excluded files: {item} is not a regular expression walker can read; ignored"
+
+    def matches(self, path: str) -> bool:
+        if self.problem:
             return False
-    return path.lower().startswith(item.lower())
+        if self.pattern is None:
+            return path.lower().startswith(self.item.lower())
+        try:
+            return self.pattern.search(path, timeout=self.TIMEOUT) is not None
+        except TimeoutError:
+            self.problem = (f"Obsidian Excluded files: {self.item} took too long on {path!r} and was dropped; "
+                            "simplify the pattern")
+            return False
+
+
+def _user_filters(root: Path) -> list[object]:
+    found = _read_json(root / ".obsidian" / "app.json").get("userIgnoreFilters")
+    return found if isinstance(found, list) else []
 
 
 def _templates_folder(root: Path, settings: Settings) -> str | None:

@@ -12,6 +12,7 @@ from typing import Any
 import yaml
 
 from walker.errors import WalkerError
+from walker.site.pages import inert
 
 EXTENSIONS: list[Any] = [
     {"toc": {"permalink": True}},
@@ -71,7 +72,7 @@ def site_config(vault: Path, site_dir: Path) -> dict[str, Any]:
     base = templates()
     name = vault.resolve().name
     return {
-        "site_name": f"Walks · {name}",
+        "site_name": inert(f"Walks · {name}"),
         "docs_dir": str(base / "pages"),
         "site_dir": str(site_dir.resolve()),
         "use_directory_urls": False,

@@ -70,15 +70,17 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
     name = vault_name or root.resolve().name
     corpus = corpus or load_corpus(root)
     store = PoolStore(root)
+    store.check_folders()  # walks/ must be the vault's own folder, not a link to somewhere else
     records = store.records()
     runs = store.runs()
-    reports = sorted((root / POOL / "reports").glob("*.md"), key=lambda p: p.stem, reverse=True)
+    reports = sorted((p for p in (root / POOL / "reports").glob("*.md") if _plain_file(p)),
+                     key=lambda p: p.stem, reverse=True)
 
     mapping: dict[str, str] = {}
     for report in reports:
         mapping[f"{POOL}/reports/{report.name}"] = f"reports/{report.name}"
         picture = report.with_suffix(".svg")
-        if picture.is_file():
+        if _plain_file(picture):
             mapping[f"{POOL}/reports/{picture.name}"] = f"reports/{picture.name}"
     for record in records:
         mapping[f"{POOL}/{record.folder}/{record.path.name}"] = f"hypotheses/{record.path.name}"
@@ -112,7 +114,7 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
         page = f"notes/{path}"
         site.pages.append(SitePage(page, _note_page(root, path, page, corpus, links), False, path))
     site.assets += [SiteAsset(f"reports/{p.with_suffix('.svg').name}", p.with_suffix(".svg"))
-                    for p in reports if p.with_suffix(".svg").is_file()]
+                    for p in reports if _plain_file(p.with_suffix(".svg"))]
     site.assets += [SiteAsset(f"notes/{path}", root / path) for path in embedded]
     site.nav = [
         {"Home": "index.md"},
@@ -281,7 +283,7 @@ def _review_queue(records: list[StoredRecord], links: SiteLinks) -> str:
 
 def _log(root: Path, links: SiteLinks) -> str:
     path = root / POOL / "log.md"
-    if not path.is_file():
+    if not _plain_file(path):
         return "# Log\n\nNo walk has run yet.\n"
     text = path.read_text(encoding="utf-8")
     blocks = re.split(r"\n(?=## )", text)
@@ -297,16 +299,46 @@ def _note_page(root: Path, path: str, page: str, corpus: Corpus, links: SiteLink
     except OSError:
         text = ""
     _, body, _ = split_frontmatter(text)
+    body, capped = _cap_nesting(body)
     body = _outside_code(body, _block_id_to_attribute)
     body = re.sub(r"(?m)^\^[A-Za-z0-9-]+[ \t]*$", "", body)  # a standalone id under a table: no anchor possible
     body = links.convert(body, path, page)
     opener = f"[Open in Obsidian]({links.obsidian_url(path)}) · `{_text(path)}`"
+    if capped:
+        opener += (f"\n\n!!! warning \"Flattened\"\n    {capped} lines nest lists or quotes deeper than {MAX_NESTING} "
+                   "levels; they are shown at that depth. Obsidian shows the note as written.")
     # The note's own H1 stays its title; a note without one gets its file name.
     title, _, rest = body.lstrip().partition("\n") if re.match(r"\s*# ", body) else (f"# {_text(note.title)}", "", body)
     return f"{title}\n\n{opener}\n\n{rest}\n"
 
 
 # --- helpers -------------------------------------------------------------------------
+
+MAX_NESTING = 16  # Python-Markdown recurses per level: a note nested a thousand deep would stop the build
+_CONTAINER = re.compile(r"[ \t]*(?:>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))")
+
+
+def _cap_nesting(body: str) -> tuple[str, int]:
+    """Lists and quotes nested deeper than MAX_NESTING are shown at that depth. Returns the text and
+    how many lines were flattened."""
+    capped = 0
+    lines = body.split("\n")
+    for number, line in enumerate(lines):
+        if len(line) - len(line.lstrip()) <= 4 * MAX_NESTING and line.count(">") + line.count("-") < MAX_NESTING:
+            continue  # the common case, decided without a regex
+        markers, at = [], 0
+        while (match := _CONTAINER.match(line, at)) and len(markers) <= MAX_NESTING:
+            markers.append(match.group(0).strip())
+            at = match.end()
+        indent = len(line) - len(line.lstrip(" \t"))
+        if len(markers) > MAX_NESTING or indent > 4 * MAX_NESTING:
+            while _CONTAINER.match(line, at):
+                at = _CONTAINER.match(line, at).end()  # type: ignore[union-attr]
+            depth = min(len(markers), MAX_NESTING)
+            lines[number] = " " * min(indent, 4 * MAX_NESTING) + " ".join(markers[:depth]) + " " + line[at:].lstrip()
+            capped += 1
+    return "\n".join(lines), capped
+
 
 
 def _block_id_to_attribute(line: str) -> str:
@@ -346,7 +378,8 @@ def _embedded_files(corpus: Corpus, root: Path, cited: list[str]) -> list[str]:
     """Pictures embedded in cited notes, copied so the notes render in place."""
     wanted = {link.resolved for link in corpus.links
               if link.source in cited and link.kind == "embed" and link.resolved
-              and not link.resolved.endswith(".md") and (root / link.resolved).is_file()}
+              and not link.resolved.endswith(".md") and (root / link.resolved).is_file()
+              and (root / link.resolved).resolve().is_relative_to(root.resolve())}
     return sorted(p for p in wanted if p.rsplit(".", 1)[-1].lower() in {"png", "jpg", "jpeg", "gif", "svg", "webp", "avif", "bmp"})
 
 
@@ -413,6 +446,20 @@ def _day(walk_id: str) -> str:
         return date.fromisoformat(walk_id[:10]).strftime("%-d %B %Y") + f" (#{int(walk_id[11:])})"
     except ValueError:
         return walk_id
+
+
+def _plain_file(path: Path) -> bool:
+    """A file of walker's under walks/: never a symlink, which could lead anywhere."""
+    return path.is_file() and not path.is_symlink()
+
+
+def inert(title: str) -> str:
+    """A title as plain characters that no HTML context reads as markup (the theme prints titles
+    escaped in some places and raw in others, so escaping once would show ``&lt;`` in the rest)."""
+    return title.translate(_LOOKALIKES)
+
+
+_LOOKALIKES = str.maketrans({"<": "‹", ">": "›", '"': "”", "`": "ˋ"})
 
 
 def _text(value: str) -> str:

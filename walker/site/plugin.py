@@ -20,7 +20,8 @@ from mkdocs.structure.pages import Page
 
 from walker.site.links import obsidian_url
 from walker.site.markdown_ext import SafeHtmlExtension
-from walker.site.pages import Site, generate_site
+from walker.site.pages import Site, generate_site, inert
+from walker.site.svg import sanitize_svg
 
 FORBIDDEN_EXTENSIONS = ("pymdownx.snippets", "pymdownx.b64")
 
@@ -56,8 +57,18 @@ class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
             inclusion = InclusionLevel.INCLUDED if page.in_nav else InclusionLevel.NOT_IN_NAV
             files.append(File.generated(config, page.path, content=page.markdown, inclusion=inclusion))
         for asset in self.site.assets:
-            files.append(File.generated(config, asset.path, abs_src_path=str(asset.source)))
+            if asset.path.lower().endswith(".svg"):
+                picture = sanitize_svg(asset.source.read_bytes())
+                if picture is not None:  # an SVG that cannot be made inert is not copied
+                    files.append(File.generated(config, asset.path, content=picture))
+            else:
+                files.append(File.generated(config, asset.path, abs_src_path=str(asset.source)))
         return files
+
+    def on_page_content(self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files) -> str:
+        """Titles reach the theme's ``<title>``, nav and attributes unescaped in places: make them inert."""
+        page.meta["title"] = inert(page.title or "")
+        return html
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
         """The page's Edit button opens the vault file behind it in Obsidian."""

@@ -1,0 +1,66 @@
+"""SVG pictures made inert before they reach the site.
+
+An SVG is a document: opened on its own it runs its scripts and event handlers.
+The site copies a note's SVG attachments (and the walk pictures) through this
+allowlist: drawing elements and presentation attributes stay, scripts, event
+handlers, foreign content, entity declarations and links to anything but the
+page itself or a plain relative path go. What cannot be parsed is not copied.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+SVG = "http://www.w3.org/2000/svg"
+XLINK = "http://www.w3.org/1999/xlink"
+ELEMENTS = frozenset(
+    "svg g defs title desc metadata path rect circle ellipse line polyline polygon text tspan textPath "
+    "linearGradient radialGradient stop clipPath mask pattern symbol use marker a filter feGaussianBlur "
+    "feOffset feBlend feColorMatrix feFlood feComposite feMerge feMergeNode feMorphology switch".split()
+)
+SAFE_HREF = re.compile(r"#[\w.:-]*|(?![a-zA-Z][a-zA-Z0-9+.-]*:)[^\s\"'<>]*")
+MAX_BYTES = 5 * 1024 * 1024
+
+ET.register_namespace("", SVG)
+ET.register_namespace("xlink", XLINK)
+
+
+def sanitize_svg(data: bytes) -> bytes | None:
+    """The picture without anything that can run, or None when it is not an SVG walker can read."""
+    if len(data) > MAX_BYTES or b"<!DOCTYPE" in data or b"<!ENTITY" in data:
+        return None  # entity declarations are how XML expands without bound
+    try:
+        root = ET.fromstring(data)
+    except ET.ParseError:
+        return None
+    if _local(root.tag) != "svg":
+        return None
+    _clean(root)
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="utf-8", xml_declaration=False)
+
+
+def _clean(element: ET.Element) -> None:
+    for child in list(element):
+        if not isinstance(child.tag, str) or not child.tag.startswith("{" + SVG + "}"):
+            element.remove(child)  # unknown namespaces, comments, processing instructions
+        elif _local(child.tag) == "style" and not re.search(r"url\s*\(|@import|expression|<", child.text or "", re.I):
+            child.attrib.clear()  # plain CSS rules stay: the walk pictures use them
+            for grandchild in list(child):
+                child.remove(grandchild)
+        elif _local(child.tag) not in ELEMENTS:
+            element.remove(child)  # scripts, foreignObject, iframes, styles that fetch
+        else:
+            _clean(child)
+    for name in list(element.attrib):
+        local, value = _local(name).lower(), element.attrib[name]
+        if local.startswith("on") or "javascript:" in value.lower().replace(" ", "") or (
+            local == "href" and not SAFE_HREF.fullmatch(value.strip())
+        ):
+            del element.attrib[name]
+        elif local == "style" and re.search(r"url\s*\(|@import|expression", value, re.IGNORECASE):
+            del element.attrib[name]
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
