@@ -130,3 +130,51 @@ def test_screenshots_for_review(site, page, tmp_path_factory):
         page.goto((site / name).as_uri())
         page.screenshot(path=str(out / (name.replace("/", "-") + ".png")), full_page=True)
     assert len(list(out.glob("*.png"))) == 4
+
+
+HOSTILE_NAMES = {
+    "<img src=x onerror=alert('name')>.md": (
+        "# Notes </title><script>alert('heading')</script>\n\n"
+        "A sourdough starter is fed hours before baking, as a cache is warmed before traffic arrives.\n\n"
+        "![[evil.svg]]\n\nSee [[Sourdough Starter]] and [[<svg onload=alert('folder')>/Inner]].\n"),
+    "<svg onload=alert('folder')>/Inner.md": "# Inner \" onmouseover=\"alert('attr')\n\nA quorum must agree.\n",
+    "evil.svg": ('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><script>alert("svg")</script>'
+                 '<rect width="40" height="40" fill="teal" onload="alert(\'rect\')"/></svg>'),
+}
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory):
+    from conftest import SAMPLE_VAULT, copy_vault_files, write_vault
+    from test_site import NOW
+
+    from walker.walk.runner import WalkOptions, run_walk
+    from walker.workspace import Workspace
+
+    tmp = tmp_path_factory.mktemp("hostile")
+    vault = write_vault(copy_vault_files(SAMPLE_VAULT, tmp / "<b onmouseover=alert('vault')>"), HOSTILE_NAMES)
+    run_walk(Workspace.open(vault), WalkOptions(now=NOW, seed_note="<img src=x onerror=alert('name')>"))
+    build_site(vault, tmp / "site")
+    return tmp / "site"
+
+
+def test_hostile_file_folder_and_heading_names_run_nothing(hostile_site, page):
+    notes = hostile_site / "notes"
+    pages = [hostile_site / "index.html", *sorted((hostile_site / "reports").glob("2*.html")),
+             *sorted(notes.rglob("*.html"))]
+    assert any("onerror" in p.name for p in pages) and any("Inner" in p.name for p in pages)
+    for path in pages:
+        page.goto(path.as_uri())
+        page.wait_for_timeout(100)
+        page.mouse.move(300, 300)
+    page.goto(next(p for p in pages if "onerror" in p.name).as_uri())
+    assert page.title().startswith("Notes </title><script>")  # the heading shown as text in the tab
+    picture = notes / "evil.svg"
+    assert picture.is_file() and b"script" not in picture.read_bytes()
+    page.goto(picture.as_uri())  # the attachment opened on its own, where a script would run
+    page.wait_for_timeout(200)
+    page.goto((hostile_site / "index.html").as_uri())
+    page.keyboard.press("/")
+    page.keyboard.type("onerror")
+    page.wait_for_timeout(1500)
+    assert page.dialogs == [] and page.external == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -42,6 +43,11 @@ class WalkerGroup(click.Group):
         except WalkerError as exc:
             click.echo(f"Error: {exc}", err=True)
             ctx.exit(exc.exit_code)
+        except OSError as exc:  # a full disk, a folder without permission: say so, no traceback
+            reason = "the disk is full" if exc.errno == errno.ENOSPC else exc.strerror or str(exc)
+            where = f" ({exc.filename})" if exc.filename else ""
+            click.echo(f"Error: {reason}{where}; nothing more was written", err=True)
+            ctx.exit(2)
 
 
 def _vault_default(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path:

@@ -17,12 +17,12 @@ from walker.corpus.parse import ALL_DIGITS_RE, TAG_RE, decode
 
 _FENCE = re.compile(r"^\s*(?:>\s*)*(?:[-*+]\s+)?(`{3,}|~{3,})")  # also inside quotes and list items
 _MATH_FENCE = re.compile(r"^\s*\$\$")
-_EMBED = re.compile(r"!\[\[[^\]\n]*]]|!\[[^\]\n]*]\([^)\n]*\)")
-_WIKILINK = re.compile(r"\[\[([^\]|\n]*?)(?:\\?\|([^\]\n]*))?]]")
-_MD_LINK = re.compile(r"\[([^\]\n]*)]\([^)\n]*\)")
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_HTML_TAG = re.compile(r"</?[A-Za-z][^>\n]*>")
-_SCRIPT = re.compile(r"<(script|style)\b[^>]*>.*?</\1\s*>", re.IGNORECASE | re.DOTALL)
+# No class below may cross the bracket that opens another match, so a line of "[[[[…" stays linear.
+_EMBED = re.compile(r"!\[\[[^\[\]\n]*]]|!\[[^\[\]\n]*]\([^()\n]*\)")
+_WIKILINK = re.compile(r"\[\[([^\[\]|\n]*?)(?:\\?\|([^\[\]\n]*))?]]")
+_MD_LINK = re.compile(r"\[([^\[\]\n]*)]\([^()\n]*\)")
+_HTML_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
+_SCRIPT_OPEN = re.compile(r"<(script|style)\b[^<>]*>", re.IGNORECASE)
 _BLOCK_ID = re.compile(r"\s\^([A-Za-z0-9-]+)\s*$")
 _LINE_PREFIX = re.compile(r"^\s*(?:>\s*)*(?:\[![^\]]*][+-]?\s*)?(?:[-*+]\s+(?:\[.\]\s+)?|\d+[.)]\s+)?")
 _EMPHASIS = re.compile(r"(\*\*|__|==|~~|\*|`)")
@@ -48,7 +48,7 @@ def read_paragraphs(root: Path | str, note: ParsedNote) -> list[Paragraph]:
 
 
 def paragraphs_of(text: str, note: ParsedNote) -> list[Paragraph]:
-    lines = _HTML_COMMENT.sub(lambda m: "\n" * m.group(0).count("\n"), text.replace("\r\n", "\n")).split("\n")
+    lines = _blank_comments(text.replace("\r\n", "\n")).split("\n")
     start = note.sections[0].line if note.sections else 1
     heading_lines = {h.line for h in note.headings}
     out: list[Paragraph] = []
@@ -95,7 +95,7 @@ def _paragraph(lines: list[tuple[int, str]]) -> Paragraph:
 
 def plain(markdown: str) -> str:
     """One line of Markdown as the words a reader sees."""
-    text = _HTML_TAG.sub(" ", _SCRIPT.sub(" ", markdown))  # a reader of the note sees the text, not the tags
+    text = _HTML_TAG.sub(" ", _drop_scripts(markdown))  # a reader of the note sees the text, not the tags
     text = _EMBED.sub(" ", text)
     text = _WIKILINK.sub(lambda m: (m.group(2) or m.group(1).split("#")[0].split("/")[-1] or m.group(1).lstrip("#")), text)
     text = _MD_LINK.sub(r"\1", text)
@@ -103,6 +103,34 @@ def plain(markdown: str) -> str:
     text = _drop_tags(text)  # "#garden" is filing, not prose: quotes and propositions read without it
     text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|])", r"\1", text)
     return " ".join(text.split())
+
+
+def _blank_comments(text: str) -> str:
+    """HTML comments become blank lines (line numbers stay). One pass with ``find``: a note of many
+    unclosed ``<!--`` would make a lazy regex quadratic."""
+    out, at = [], 0
+    while (start := text.find("<!--", at)) >= 0:
+        end = text.find("-->", start + 4)
+        if end < 0:
+            break
+        out += [text[at:start], "\n" * text.count("\n", start, end)]
+        at = end + 3
+    return "".join(out) + text[at:]
+
+
+def _drop_scripts(text: str) -> str:
+    """``<script>`` and ``<style>`` elements with their content, found without backtracking."""
+    out, at = [], 0
+    lower = text.lower() if "<" in text else ""
+    while lower and (opened := _SCRIPT_OPEN.search(text, at)):
+        close = lower.find(f"</{opened.group(1).lower()}", opened.end())
+        if close < 0:
+            break
+        end = lower.find(">", close)
+        end = len(text) if end < 0 else end + 1
+        out += [text[at : opened.start()], " "]
+        at = end
+    return "".join(out) + text[at:]
 
 
 def _drop_tags(text: str) -> str:

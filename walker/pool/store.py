@@ -36,8 +36,6 @@ from typing import Any
 import yaml
 from ruamel.yaml import YAML
 
-from walker.safeyaml import refuse_aliases
-
 from walker.errors import WalkerError
 from walker.pool.records import (
     FOLDER_OF_STATUS,
@@ -48,6 +46,7 @@ from walker.pool.records import (
     render_body,
     validate,
 )
+from walker.safeyaml import refuse_aliases
 
 POOL = "walks"
 RECORD_FOLDERS = ("active", "discharged", "rejected", "archived", "noteworthy")
@@ -77,6 +76,7 @@ LOG_HEADER = "# Walk log\n\nEvery walk event, oldest first. walker appends; it n
 STAGING_PREFIX = ".staging-"
 READY = "READY"  # in a staging folder: every file is written; the commit may be finished
 LOG_BLOCK = "log-block.md"  # in a staging folder: the walk's entry for log.md
+APPENDED = ("log.md", "surface.jsonl")  # the files walker appends to rather than replaces
 LOCK_WAIT = 10.0  # seconds a command waits for another walker command to finish
 
 
@@ -152,7 +152,8 @@ class PoolStore:
         return False
 
     def check_folders(self) -> None:
-        """Refuse to write when walks/ or one of its folders is a symlink or not a folder."""
+        """Refuse to write when walks/ or one of its folders is a symlink or not a folder, or a file walker
+        appends to is a symlink or has a second name (a hard link to a note)."""
         for path in (self.root, *(self.root / f for f in FOLDERS)):
             try:
                 info = os.lstat(path)
@@ -162,6 +163,14 @@ class PoolStore:
                 what = "a symlink" if stat.S_ISLNK(info.st_mode) else "not a folder"
                 raise UnsafePool(f"{path} is {what}; walker writes only into real folders inside the vault. "
                                  f"Move it away and run the command again.")
+        for name in APPENDED:
+            try:
+                info = os.lstat(self.root / name)
+            except FileNotFoundError:
+                continue
+            if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+                raise UnsafePool(f"{self.root / name} is not a plain file of walker's own (a symlink or a hard "
+                                 "link); walker will not write to it. Move it away and run the command again.")
 
     @contextmanager
     def lock(self, name: str = ".lock", busy: WalkerError | None = None, wait: float | None = None) -> Iterator[None]:
@@ -292,6 +301,7 @@ class PoolStore:
         then on the commit is finished, here or by the next command that takes the lock.
         """
         self.ensure()
+        self.check_folders()
         staging = self.root / f"{STAGING_PREFIX}{walk_id}"
         try:
             self._make_folder(staging)

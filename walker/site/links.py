@@ -18,8 +18,9 @@ from walker.corpus import Resolver, find_subpath
 from walker.corpus.model import Block, Corpus, Heading
 from walker.corpus.parse import decode_uri, is_internal_url
 
-WIKILINK = re.compile(r"(!?)\[\[([^\]\n]+?)]]")
-MARKDOWN_LINK = re.compile(r"(!?)\[([^\]\n]*)]\((<[^>\n]+>|[^)\s]+)(\s+\"[^\"\n]*\")?\)")
+# No class below may cross the "[" that opens another match: a line of "[[[[…" stays linear.
+WIKILINK = re.compile(r"(!?)\[\[((?:[^\[\]\n]|\[(?!\[))+?)]]")
+MARKDOWN_LINK = re.compile(r"(!?)\[([^\[\]\n]*)]\((<[^<>\n]+>|[^()\[\s]+)(\s+\"[^\"\n]*\")?\)")
 BLOCK_ID_AT_END = re.compile(r"(?<=\s)\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
 FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 

@@ -299,11 +299,15 @@ def _note_page(root: Path, path: str, page: str, corpus: Corpus, links: SiteLink
     except OSError:
         text = ""
     _, body, _ = split_frontmatter(text)
+    body, cut = _cut_long(body)
     body, capped = _cap_nesting(body)
     body = _outside_code(body, _block_id_to_attribute)
     body = re.sub(r"(?m)^\^[A-Za-z0-9-]+[ \t]*$", "", body)  # a standalone id under a table: no anchor possible
-    body = links.convert(body, path, page)
+    body = _defuse_brackets(links.convert(body, path, page))
     opener = f"[Open in Obsidian]({links.obsidian_url(path)}) · `{_text(path)}`"
+    if cut:
+        opener += (f"\n\n!!! note \"Shortened\"\n    This note is long: the page shows its first {cut}. "
+                   "Open it in Obsidian to read the rest.")
     if capped:
         opener += (f"\n\n!!! warning \"Flattened\"\n    {capped} lines nest lists or quotes deeper than {MAX_NESTING} "
                    "levels; they are shown at that depth. Obsidian shows the note as written.")
@@ -314,8 +318,48 @@ def _note_page(root: Path, path: str, page: str, corpus: Corpus, links: SiteLink
 
 # --- helpers -------------------------------------------------------------------------
 
+PAGE_LINES = 3000  # a cited note's page shows at most this many lines...
+PAGE_CHARS = 200_000  # ...and characters: Python-Markdown slows down sharply on larger pages
+UNCLOSED_BRACKETS = 32  # more unclosed "[" than this in a note are defused before rendering
 MAX_NESTING = 16  # Python-Markdown recurses per level: a note nested a thousand deep would stop the build
 _CONTAINER = re.compile(r"[ \t]*(?:>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))")
+
+
+def _cut_long(body: str) -> tuple[str, str]:
+    """A cited note longer than a page can render in reasonable time is cut at a line break; returns
+    the text and what was kept ("" when nothing was cut)."""
+    if len(body) <= PAGE_CHARS and body.count("\n") < PAGE_LINES:
+        return body, ""
+    lines = body[:PAGE_CHARS].split("\n")[:PAGE_LINES]
+    if len(lines) > 1:
+        lines = lines[:-1]  # the last one may be cut mid-line
+    kept = "\n".join(lines)
+    if kept.count("```") % 2:
+        kept += "\n```"  # close a code block the cut left open
+    return kept, f"{len(lines):,} lines"
+
+
+def _defuse_brackets(body: str) -> str:
+    """Brackets that never close are shown as look-alikes (［ and （) when there are many of them.
+    Python-Markdown scans from every ``[`` or ``](`` to its partner, so a note of ten thousand unclosed
+    ``[[`` would take hours to render, and an escape per bracket costs it nearly as much; balanced
+    brackets (every link) stay as they are."""
+    for opener, closer, lookalike in (("[", "]", "［"), ("(", ")", "（")):
+        if body.count(opener) - body.count(closer) < UNCLOSED_BRACKETS:
+            continue
+        unclosed: list[int] = []
+        for at, char in enumerate(body):
+            if char == opener and (at == 0 or body[at - 1] != "\\"):
+                unclosed.append(at)
+            elif char == closer and unclosed:
+                unclosed.pop()
+        if len(unclosed) >= UNCLOSED_BRACKETS:
+            pieces, start = [], 0
+            for at in unclosed:
+                pieces += [body[start:at], lookalike]
+                start = at + 1
+            body = "".join(pieces) + body[start:]
+    return body
 
 
 def _cap_nesting(body: str) -> tuple[str, int]:

@@ -8,9 +8,9 @@ from typing import Any
 import yaml
 
 from walker.errors import WalkerError
-from walker.safeyaml import refuse_aliases
 from walker.pool.records import Candidate
 from walker.pool.store import PoolStore
+from walker.safeyaml import refuse_aliases
 from walker.walk.critic import CriticContext, PoolClaim, gate
 from walker.workspace import Workspace
 
