@@ -252,14 +252,10 @@ class PoolStore:
         return compose(record, render_body(record), "")
 
     def write_record(self, folder: str, record: Mapping[str, Any]) -> Path:
-        problems = validate(record)
-        if problems:
-            raise RecordError(f"{record.get('id')}: {'; '.join(problems)}")
-        if FOLDER_OF_STATUS.get(str(record["status"])) != folder:
-            raise RecordError(f"{record['id']}: status {record['status']} does not belong in {folder}/")
+        text = self.record_text(folder, record)
         self.ensure()
         path = self.root / folder / f"{record['id']}.md"
-        write_atomic(path, compose(record, render_body(record), ""))
+        write_atomic(path, text)
         return path
 
     def update_record(self, stored: StoredRecord, changes: Mapping[str, Any], folder: str | None = None) -> Path:
