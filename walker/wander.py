@@ -25,7 +25,7 @@ import numpy as np
 
 from walker.config import between
 from walker.corpus.model import Corpus, ParsedNote
-from walker.corpus.text import Paragraph, sentences
+from walker.corpus.text import Paragraph, is_proposition, sentences
 from walker.errors import WalkerError
 from walker.graph import Adjacency, shortest_distances
 from walker.similarity import TextIndex
@@ -149,13 +149,14 @@ def paragraph_ref(note: ParsedNote, paragraph: Paragraph) -> str:
 def central_sentence(index: TextIndex, path: str, paragraphs: list[Paragraph]) -> tuple[str, Paragraph] | None:
     """The sentence that best states what the note is about: most of its key words, not a question."""
     weights = index.term_weights(path)
+    title = PurePosixPath(path).stem
     best: tuple[float, str, Paragraph] | None = None
     for position, paragraph in enumerate(paragraphs):
         if paragraph.is_task:
             continue
         for sentence in sentences(paragraph.text):
             words = re.findall(r"[^\W\d_]+", sentence.lower())
-            if not 8 <= len(words) <= 45 or sentence.endswith(("?", ":")):
+            if not 8 <= len(words) <= 45 or sentence.endswith(("?", ":")) or not is_proposition(sentence, title):
                 continue
             # Key words per word, so long sentences do not win by length; authors mark what matters with ^ids.
             score = sum(weights.get(w, 0.0) for w in set(words)) / len(words) ** 0.5
@@ -343,7 +344,7 @@ def candidate_seeds(
                 backlink_folders.setdefault(target, set()).add(_folder(source))  # type: ignore[arg-type]
                 if source in dailies:
                     mentions.setdefault(target, []).append(dailies[source])  # type: ignore[arg-type]
-    mtimes = {f.path: f.mtime_ns for f in corpus.files}
+    mtimes = _meaningful_mtimes({f.path: f.mtime_ns for f in corpus.files if f.path in corpus.notes})
 
     def seed(path: str, source: str, reason: str, score: float) -> tuple[float, str, str, str]:
         return (round(score, 3), path, source, reason)
@@ -358,6 +359,8 @@ def candidate_seeds(
         in_window = [d for d in days if 0 <= d <= settings.recent_days]
         touched = note_date(note, mtimes.get(path))
         age = (today - touched).days if touched else None
+        if age is not None and age < 0:
+            age = None  # worked on after --now: not "recent" or "forgotten" as of then
         if in_window or (age is not None and 0 <= age <= settings.recent_days):
             count = f"{len(in_window)} daily note{'' if len(in_window) == 1 else 's'}"
             recent.append(seed(path, "recent", f"mentioned in {count} in the last {settings.recent_days} days"
@@ -376,10 +379,16 @@ def candidate_seeds(
         if age is not None and age >= settings.forgotten_days and backlinks <= 1:
             forgotten.append(seed(path, "forgotten", f"untouched for {age} days, {backlinks} links", age / (1 + backlinks)))
     def best(group: list[tuple[float, str, str, str]], count: int) -> list[Seed]:
-        # Propositions only for the few that are shown: each one reads its note.
-        chosen = sorted(group, key=lambda s: (-s[0], s[1]))[:count]
-        return [Seed(path, *propose(index, corpus.notes[path]), source, reason, score)
-                for score, path, source, reason in chosen]
+        # Propositions only for the few that are shown: each one reads its note. A note with no
+        # sentence worth quoting (only links, properties, comments) is not a seed.
+        chosen = []
+        for score, path, source, reason in sorted(group, key=lambda s: (-s[0], s[1]))[: 10 * count]:
+            found = central_sentence(index, path, index.paragraphs.get(path, []))
+            if found:
+                chosen.append(Seed(path, found[0], paragraph_ref(corpus.notes[path], found[1]), source, reason, score))
+            if len(chosen) >= count:
+                break
+        return chosen
 
     return {"recent": best(recent, limit), "revisited": best(revisited, limit),
             "open-question": best(questions, limit), "forgotten": best(forgotten, max(limit, 10))}
@@ -418,6 +427,17 @@ def daily_date(path: str) -> date | None:
         return date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
     except ValueError:
         return None
+
+
+def _meaningful_mtimes(mtimes: dict[str, int]) -> dict[str, int]:
+    """File times, unless they say nothing: in a fresh clone or copy most notes share one minute, and
+    "recent" would follow the alphabet. Then only dates in properties and daily notes count."""
+    if len(mtimes) < 10:
+        return mtimes
+    minutes: dict[int, int] = {}
+    for mtime in mtimes.values():
+        minutes[mtime // 60_000_000_000] = minutes.get(mtime // 60_000_000_000, 0) + 1
+    return {} if max(minutes.values()) >= 0.8 * len(mtimes) else mtimes
 
 
 def note_date(note: ParsedNote, mtime_ns: int | None) -> date | None:

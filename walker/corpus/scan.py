@@ -131,6 +131,7 @@ def _inside(path: str, folder: str) -> bool:
 @dataclass(frozen=True)
 class ExclusionRules:
     templates: str | None
+    template_like: bool  # any folder named like "01 Templates": true unless walker.toml names the folder
     user_filters: tuple[UserFilter, ...]
     gitignore: pathspec.PathSpec | None
     configured: pathspec.PathSpec | None
@@ -141,6 +142,7 @@ class ExclusionRules:
         lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines() if gitignore.is_file() else []
         return cls(
             templates=_templates_folder(root, settings),
+            template_like=settings.templates_folder is None,
             user_filters=tuple(UserFilter(str(item)) for item in _user_filters(root)),
             gitignore=pathspec.GitIgnoreSpec.from_lines(lines) if lines else None,
             configured=pathspec.GitIgnoreSpec.from_lines(settings.exclude) if settings.exclude else None,
@@ -153,6 +155,8 @@ class ExclusionRules:
             return "walker's own folder"
         if self.templates and lower.startswith(self.templates.lower().strip("/") + "/"):
             return "templates folder"
+        if self.template_like and any("template" in part for part in lower.split("/")[:-1]):
+            return "templates folder (its name says template)"
         for item in self.user_filters:
             if item.matches(path):
                 return f"Obsidian Excluded files: {item.item}"

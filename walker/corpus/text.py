@@ -22,6 +22,7 @@ _EMBED = re.compile(r"!\[\[[^\[\]\n]*]]|!\[[^\[\]\n]*]\([^()\n]*\)")
 _WIKILINK = re.compile(r"\[\[([^\[\]|\n]*?)(?:\\?\|([^\[\]\n]*))?]]")
 _MD_LINK = re.compile(r"\[([^\[\]\n]*)]\([^()\n]*\)")
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
+_PLACEHOLDER = re.compile(r"\{\{[^{}\n]*\}\}|<%[^%\n]*%>")
 _SCRIPT_OPEN = re.compile(r"<(script|style)\b[^<>]*>", re.IGNORECASE)
 _BLOCK_ID = re.compile(r"\s\^([A-Za-z0-9-]+)\s*$")
 _LINE_PREFIX = re.compile(r"^\s*(?:>\s*)*(?:\[![^\]]*][+-]?\s*)?(?:[-*+]\s+(?:\[.\]\s+)?|\d+[.)]\s+)?")
@@ -48,7 +49,8 @@ def read_paragraphs(root: Path | str, note: ParsedNote) -> list[Paragraph]:
 
 
 def paragraphs_of(text: str, note: ParsedNote) -> list[Paragraph]:
-    lines = _blank_comments(text.replace("\r\n", "\n")).split("\n")
+    lines = _blank_comments(text.replace("\r\n", "\n"), "<!--", "-->")
+    lines = _blank_comments(lines, "%%", "%%").split("\n")  # Obsidian's own comments: hidden in reading view
     start = note.sections[0].line if note.sections else 1
     heading_lines = {h.line for h in note.headings}
     out: list[Paragraph] = []
@@ -97,6 +99,7 @@ def plain(markdown: str) -> str:
     """One line of Markdown as the words a reader sees."""
     text = _HTML_TAG.sub(" ", _drop_scripts(markdown))  # a reader of the note sees the text, not the tags
     text = _EMBED.sub(" ", text)
+    text = _PLACEHOLDER.sub(" ", text)  # {{date}}, <% tp.file.title %>: filled in when a template is used
     text = _WIKILINK.sub(lambda m: (m.group(2) or m.group(1).split("#")[0].split("/")[-1] or m.group(1).lstrip("#")), text)
     text = _MD_LINK.sub(r"\1", text)
     text = _EMPHASIS.sub("", text)
@@ -105,16 +108,16 @@ def plain(markdown: str) -> str:
     return " ".join(text.split())
 
 
-def _blank_comments(text: str) -> str:
-    """HTML comments become blank lines (line numbers stay). One pass with ``find``: a note of many
+def _blank_comments(text: str, opener: str, closer: str) -> str:
+    """Comments become blank lines (line numbers stay). One pass with ``find``: a note of many
     unclosed ``<!--`` would make a lazy regex quadratic."""
     out, at = [], 0
-    while (start := text.find("<!--", at)) >= 0:
-        end = text.find("-->", start + 4)
+    while (start := text.find(opener, at)) >= 0:
+        end = text.find(closer, start + len(opener))
         if end < 0:
             break
         out += [text[at:start], "\n" * text.count("\n", start, end)]
-        at = end + 3
+        at = end + len(closer)
     return "".join(out) + text[at:]
 
 
@@ -140,6 +143,26 @@ def _drop_tags(text: str) -> str:
         return match.group(0) if ALL_DIGITS_RE.fullmatch(match.group(0), 1) else " "
 
     return re.sub(r"(?:(?<=\s)|^)" + TAG_RE.pattern, drop, text)
+
+
+_URL = re.compile(r"\b(?:[a-z][a-z0-9+.-]*://|www\.)\S+", re.IGNORECASE)
+_KEY_VALUE = re.compile(r"^[\w\s-]{1,30}::?\s")  # "Status: done", Dataview's "key:: value"
+_SHELL = re.compile(r"^(?:\$|>>>|#!|sudo |pip |npm |git |cd )")
+
+
+def is_proposition(sentence: str, title: str = "") -> bool:
+    """Whether a sentence is worth quoting as what a note says: prose with words, not a comment, a URL,
+    a template placeholder, a ``Key: value`` property line, a shell line or the note's bare title."""
+    text = sentence.strip()
+    if not text or "%%" in text or "{{" in text or "<%" in text or _URL.search(text):
+        return False
+    if _KEY_VALUE.match(text) or _SHELL.match(text):
+        return False
+    if title and text.rstrip(".!").strip().lower() == title.strip().lower():
+        return False
+    words = text.split()
+    letters = [w for w in words if re.search(r"[^\W\d_]{2,}", w)]
+    return len(words) >= 4 and len(letters) >= 0.7 * len(words)
 
 
 def sentences(text: str) -> list[str]:

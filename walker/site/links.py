@@ -23,6 +23,7 @@ WIKILINK = re.compile(r"(!?)\[\[((?:[^\[\]\n]|\[(?!\[))+?)]]")
 MARKDOWN_LINK = re.compile(r"(!?)\[([^\[\]\n]*)]\((<[^<>\n]+>|[^()\[\s]+)(\s+\"[^\"\n]*\")?\)")
 BLOCK_ID_AT_END = re.compile(r"(?<=\s)\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
 FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_CODE_OR_WIKILINK = re.compile(r"(!?\[\[(?:[^\[\]\n]|\[(?!\[))+?]]|`+[^`]*`+)")
 
 
 def obsidian_url(vault_name: str, vault_path: str) -> str:
@@ -149,6 +150,7 @@ def _outside_code(markdown: str, rewrite: Callable[[str], str]) -> str:
             fence = opened.group(1)
             out.append(line)
             continue
-        parts = re.split(r"(`+[^`]*`+)", line)
+        # A wikilink may hold code in its label ([[Note#`id`|the `id` rules]]): it is taken whole first.
+        parts = _CODE_OR_WIKILINK.split(line)
         out.append("".join(p if p.startswith("`") else rewrite(p) for p in parts))
     return "\n".join(out)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from itertools import product
 
-from walker.corpus.text import Paragraph, sentences
+from walker.corpus.text import Paragraph, is_proposition, sentences
 from walker.pool.records import Candidate
 from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
@@ -179,6 +179,8 @@ def _sentence_with(context: WalkContext, entry: InventoryEntry, terms: list[str]
         if paragraph.is_task:
             continue
         for sentence in sentences(paragraph.text):
+            if not is_proposition(sentence, entry.title):
+                continue
             hits = sum(_has_word(sentence, t) for t in terms)
             length = len(sentence.split())
             # Prose over lists: a sentence full of numbers and commas is an ingredient list, not a claim.
