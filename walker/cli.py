@@ -43,6 +43,9 @@ class WalkerGroup(click.Group):
         except WalkerError as exc:
             click.echo(f"Error: {exc}", err=True)
             ctx.exit(exc.exit_code)
+        except BrokenPipeError:  # `walker … | head` stopped reading: the work is done, say nothing
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            ctx.exit(0)
         except OSError as exc:  # a full disk, a folder without permission: say so, no traceback
             reason = "the disk is full" if exc.errno == errno.ENOSPC else exc.strerror or str(exc)
             where = f" ({exc.filename})" if exc.filename else ""
