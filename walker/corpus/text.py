@@ -49,8 +49,8 @@ def read_paragraphs(root: Path | str, note: ParsedNote) -> list[Paragraph]:
 
 
 def paragraphs_of(text: str, note: ParsedNote) -> list[Paragraph]:
-    lines = _blank_comments(text.replace("\r\n", "\n"), "<!--", "-->")
-    lines = _blank_comments(lines, "%%", "%%").split("\n")  # Obsidian's own comments: hidden in reading view
+    visible = _blank_comments(text.replace("\r\n", "\n"), "<!--", "-->")
+    lines = _blank_comments(visible, "%%", "%%").split("\n")  # Obsidian's own comments: hidden in reading view
     start = note.sections[0].line if note.sections else 1
     heading_lines = {h.line for h in note.headings}
     out: list[Paragraph] = []

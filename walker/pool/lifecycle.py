@@ -257,14 +257,14 @@ def check(store: PoolStore, inbox_folder: str, ref_text: Any, report_links: dict
             problems.append(Problem("missing-record", report, f"links [[{missing}]], which is in no pool folder"))
     vault = store.vault.resolve()
     for record_id, notes in conclusions(store.vault, inbox_folder).items():
-        where = [n.relative_to(vault).as_posix() for n in notes]
+        found = [n.relative_to(vault).as_posix() for n in notes]
         if len(notes) > 1:
-            problems.append(Problem("duplicate-conclusion", ", ".join(where), f"{len(notes)} conclusion notes were "
+            problems.append(Problem("duplicate-conclusion", ", ".join(found), f"{len(notes)} conclusion notes were "
                                     f"written for {record_id}; keep one and delete the others by hand",
                                     record=record_id))
         copies = seen.get(record_id, [])
         if copies and all(c.data.get("status") in ("active", "muted") for c in copies):
-            problems.append(Problem("half-discharged", where[0],
+            problems.append(Problem("half-discharged", found[0],
                                     f"conclusion note exists but {record_id} is still {copies[0].data.get('status')}",
                                     f"finish the discharge of {record_id}", record=record_id))
     for walk_id, ready in store.staged():

@@ -370,7 +370,8 @@ def _cap_nesting(body: str) -> tuple[str, int]:
     for number, line in enumerate(lines):
         if len(line) - len(line.lstrip()) <= 4 * MAX_NESTING and line.count(">") + line.count("-") < MAX_NESTING:
             continue  # the common case, decided without a regex
-        markers, at = [], 0
+        markers: list[str] = []
+        at = 0
         while (match := _CONTAINER.match(line, at)) and len(markers) <= MAX_NESTING:
             markers.append(match.group(0).strip())
             at = match.end()
