@@ -96,7 +96,8 @@ def _inventory(outcome: WalkOutcome) -> str:
         lines += [f"**{labels[group]}**", ""]
         for entry in entries:
             terms = ", ".join(entry.key_terms[:4])
-            line = f"- {ref_link(entry.sentence_ref)} ({terms}): “{entry.sentence}”"
+            said = f"“{entry.sentence}”" if entry.sentence else "*no sentence to quote*"
+            line = f"- {ref_link(entry.sentence_ref)} ({terms}): {said}"
             item = items.get(entry.path)
             if group == "far" and item is not None:
                 line += f" *{item.reason}*"

@@ -221,7 +221,9 @@ def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]
     if options.seed_text:
         return _seed_from_text(ws, options.seed_text)
     used = [str((run.get("seed") or {}).get("path")) for run in history[-ws.wander_settings.no_reuse_walks:]]
-    found = candidate_seeds(ws.corpus, ws.index, ws.links, options.now, ws.wander_settings)
+    # Enough candidates per source that the last walks' seeds never use them all up.
+    found = candidate_seeds(ws.corpus, ws.index, ws.links, options.now, ws.wander_settings,
+                            limit=ws.wander_settings.no_reuse_walks + 3)
     seed = choose_seed(found, len(history), used, rng)
     if seed is None:
         raise NoSeed("no note can seed a walk: every candidate seeded one of the last "

@@ -53,7 +53,8 @@ class ExtractiveEngine:
             section = next((s for i, s in enumerate(note.sections) if section_ref(note, i) == item.ref), None)
             inside = [p for p in paragraphs if section and section.line <= p.line <= section.end_line]
             found = central_sentence(context.index, item.path, inside) or central_sentence(context.index, item.path, paragraphs)
-            sentence, ref = (found[0], paragraph_ref(note, found[1])) if found else (note.title, item.ref)
+            # No sentence worth quoting (only links, properties or comments): the item is listed, never quoted.
+            sentence, ref = (found[0], paragraph_ref(note, found[1])) if found else ("", item.ref)
         return InventoryEntry(item.path, note.title, item.group, item.ref,
                               tuple(context.index.top_terms(item.path, 6)), sentence, ref)
 
@@ -70,6 +71,8 @@ class ExtractiveEngine:
             topical = set(context.index.top_terms(a.path, KEY_TERMS)) | set(context.index.top_terms(b.path, KEY_TERMS))
             if rare and not topical & set(rare) and not via:
                 continue  # words both happen to use, but neither note is about them
+            if not a.sentence or not b.sentence:
+                continue
             candidate = self._bridge(context, a, b, rare, via)
             if any(_listiness(quote) >= LIST_LIKE for quote in _quotes(candidate.claim)):
                 continue  # an ingredient list or a table row is not a claim worth bridging
@@ -86,7 +89,7 @@ class ExtractiveEngine:
             if len(candidates) >= ROAM_SIZE:
                 break
         seed = inventory[0]
-        echoes = [e for e in inventory if e.group == "far"]
+        echoes = [e for e in inventory if e.group == "far" and e.sentence]
         echoes.sort(key=lambda e: (-len(context.index.shared_rare_terms(seed.path, e.path)), e.path))
         candidates += [self._echo(context, seed, e) for e in echoes[:ECHOES]
                        if len(context.index.shared_rare_terms(seed.path, e.path)) >= 2]

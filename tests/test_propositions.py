@@ -1,0 +1,70 @@
+"""What walker quotes as a note's proposition, and which notes may seed a walk."""
+
+import json
+import os
+import re
+
+import pytest
+from click.testing import CliRunner
+from conftest import SAMPLE_VAULT, copy_vault_files, write_vault
+
+from walker.cli import main
+from walker.corpus.parse import parse_note
+from walker.corpus.text import is_proposition, paragraphs_of
+
+
+@pytest.mark.parametrize("sentence", [
+    "%% remember to move this section somewhere else later %%",
+    "See https://example.com/compost for the full table of ratios.",
+    "Created on {{date}} from the weekly template for reviews.",
+    "Status: done and reviewed by the whole team last week",
+    "$ pip install walker and then run the weekly timer",
+    "Compost",
+])
+def test_not_a_proposition(sentence):
+    assert not is_proposition(sentence, title="Compost")
+
+
+def test_a_plain_sentence_is_a_proposition():
+    assert is_proposition("A heap with too little nitrogen stays cold for weeks.", title="Compost")
+
+
+def test_comments_and_placeholders_never_reach_the_paragraphs():
+    text = ("# Note\n\n%%\nA hidden thought that spans\nseveral lines of the note.\n%%\n\n"
+            "Visible sentence about the heap warming up quickly. %% aside %%\n\nMade {{date}} by <% tp.user %>.\n")
+    paragraphs = [p.text for p in paragraphs_of(text, parse_note("Note.md", text))]
+    assert paragraphs[0] == "Visible sentence about the heap warming up quickly."
+    assert not any("hidden" in p or "aside" in p or "{{" in p or "<%" in p for p in paragraphs)
+
+
+def cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_folders_named_like_templates_are_templates(tmp_path):
+    vault = write_vault(copy_vault_files(SAMPLE_VAULT, tmp_path / "vault"), {
+        "00 - Contribute/01 Templates/Plugin page.md": "# {{title}}\n\nA plugin page that explains what the plugin does.\n"})
+    scan = json.loads(cli("scan", vault, "--json").output)
+    skipped = {s["path"]: s["reason"] for s in scan["skipped"]}
+    assert "template" in skipped["00 - Contribute/01 Templates/Plugin page.md"]
+    (vault / "walker.toml").write_text('templates_folder = "Templates"\n', encoding="utf-8")  # named: only that one
+    scan = json.loads(cli("scan", vault, "--json").output)
+    assert "00 - Contribute/01 Templates/Plugin page.md" not in {s["path"] for s in scan["skipped"]}
+
+
+def test_a_note_of_links_only_is_never_an_automatic_seed(tmp_path):
+    vault = write_vault(copy_vault_files(SAMPLE_VAULT, tmp_path / "vault"), {
+        "Index of everything.md": "---\nstatus: open\n---\n# Index\n\n- [[Compost]]\n- [[Quorum]]\n- [[Soil]]\n"})
+    seeds = json.loads(cli("seeds", vault, "--now", "2026-12-03T07:50:00", "--json").output)
+    paths = [s["path"] for group in seeds.values() for s in group]
+    assert paths and "Index of everything.md" not in paths
+
+
+def test_recent_seeds_follow_now_and_ignore_copied_file_times(tmp_path):
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    for path in vault.rglob("*.md"):
+        os.utime(path, ns=(1_800_000_000 * 10**9, 1_800_000_000 * 10**9))  # a fresh copy: one time for all
+    result = cli("seeds", vault, "--now", "2025-01-01T00:00:00")
+    assert result.exit_code == 0 and not re.search(r"-\d+ days", result.output)
+    seeds = json.loads(cli("seeds", vault, "--now", "2026-12-03T07:50:00", "--json").output)
+    assert all("edited" not in s["reason"] for s in seeds["recent"])  # file times say nothing here
