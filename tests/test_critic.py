@@ -79,6 +79,16 @@ def change(**fields):
         ("unfalsifiable-claim", change(claim="They relate.")),
         ("ungrounded", change(grounding={"rare_terms": ["mycelium"], "via": None})),
         ("ungrounded", change(grounding=None)),
+        ("homonym", change(  # "rests" in music and "everything rests on quorum": one word, two senses
+            claim=("Rhythm and Meter and Consensus may be two views of one pattern around “rests”. Rhythm and Meter: "
+                   "“Beginners rush through rests; good players wait them out fully.” Consensus: “Everything rests on "
+                   "Quorum intersection.”"),
+            supporting_refs=("Music/Rhythm and Meter.md#^rests", "Systems/Consensus.md#Families"),
+            bridge=({"ref": "Music/Rhythm and Meter.md#^rests"}, {"ref": "Systems/Consensus.md#Families"}),
+            grounding={"rare_terms": ["rests"], "via": "Questions.md"})),
+        ("homonym", change(grounding={"rare_terms": ["starter"], "via": None},  # the thread word is in a title only
+                           claim=GOOD.claim.replace("never peaks", "never rises").replace("faster", "quicker", 1)
+                           .replace("fed faster", "fed more"))),
     ],
 )
 def test_each_rule_rejects_what_it_names(ctx, rule, bad):
@@ -128,3 +138,16 @@ def test_every_rule_has_a_test():
     source = inspect.getsource(inspect.getmodule(test_each_rule_rejects_what_it_names))
     for name, _ in critic.RULES:
         assert f'"{name}"' in source, name
+
+
+def test_one_shared_word_within_one_subject_is_not_a_homonym(ctx):
+    """The other direction of `homonym`: one word both kitchen notes use about fermenting keeps its sense."""
+    fermentation = "Kitchen/Fermentation.md#^acid-guard"
+    same_subject = change(
+        claim=("Sourdough Starter and Fermentation may be two views of one pattern around “ferment”. Sourdough Starter: "
+               "“A starter fed faster than it can ferment never peaks and turns weak and soupy.” Fermentation: "
+               "“The ferment protects itself once it gets going; the first few days are the vulnerable part.”"),
+        supporting_refs=(f"{STARTER}#^feeding-schedule", fermentation),
+        bridge=({"ref": f"{STARTER}#^feeding-schedule"}, {"ref": fermentation}))
+    assert "homonym" not in fired(same_subject, ctx)
+    assert "homonym" not in fired(GOOD, ctx)  # "fed faster than it can" / "work faster than you can": one sense

@@ -82,9 +82,12 @@ def best_pair(items):
     return seed, other
 
 
-def quote(item, shared):
-    sentences = [s for s in re.split(r"(?<=[.!?])\s+", item["passage"]) if len(s.split()) >= 5]
-    return max(sentences, key=lambda s: len(words(s) & shared))
+def quotes(a, b, shared):
+    """The sentence of each passage that share the most words with each other (a model would quote those)."""
+    def sentences(item):
+        return [s for s in re.split(r"(?<=[.!?])\s+", item["passage"]) if len(s.split()) >= 5]
+    return max(((x, y) for x in sentences(a) for y in sentences(b)),
+               key=lambda pair: (len(words(pair[0]) & words(pair[1]) & shared), len(words(pair[0]) & shared)))
 
 
 def roam(body):
@@ -106,8 +109,8 @@ def critique(body):
     first = data["candidates"][0]
     a, b = (items[r] for r in first["connects"])
     shared = words(a["passage"]) & words(b["passage"])
-    good = (f"{a['title']} and {b['title']} may be two views of one pattern. {a['title']}: “{quote(a, shared)}” "
-            f"{b['title']}: “{quote(b, shared)}”")
+    qa, qb = quotes(a, b, shared)
+    good = f"{a['title']} and {b['title']} may be two views of one pattern. {a['title']}: “{qa}” {b['title']}: “{qb}”"
     record = {"supporting_refs": first["connects"], "confidence": "low", "impact": "add",
               "impact_reason": "the two notes are not linked, so the bridge adds a connection",
               "applies_when": [f"A conversation about {a['title']} turns to pacing and waiting."],

@@ -95,6 +95,7 @@ class TextIndex:
         state = dict(self.__dict__)
         state["paragraphs"] = {}
         state.pop("_vectorizer", None)
+        state.pop("_vocabulary", None)
         return state
 
     def transform(self, texts: list[str]) -> sparse.csr_matrix:
@@ -108,6 +109,13 @@ class TextIndex:
             vectorizer.idf_ = self.idf
             self.__dict__["_vectorizer"] = vectorizer
         return vectorizer.transform(texts).tocsr()
+
+    def vocabulary(self) -> frozenset[str]:
+        """Every word the index knows (stop words and single-use words are not in it)."""
+        known = self.__dict__.get("_vocabulary")
+        if known is None:
+            known = self.__dict__["_vocabulary"] = frozenset(str(t) for t in self.terms)
+        return known  # type: ignore[no-any-return]
 
     def similarity(self, path: str) -> np.ndarray:
         """Cosine similarity of one note to every note, in ``paths`` order."""

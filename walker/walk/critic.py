@@ -16,11 +16,13 @@ import numpy as np
 from walker.corpus.model import Corpus
 from walker.corpus.resolve import find_subpath
 from walker.pool.records import CONFIDENCES, IMPACTS, Candidate
-from walker.similarity import TextIndex
+from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex
 
 RESTATE_SIMILARITY = 0.7
 OTHER_NOTE_SIMILARITY = 0.3  # a bridge that quotes a second note is this close to it
 DUPLICATE_SIMILARITY = 0.85
+SAME_TOPIC_SIMILARITY = 0.1  # notes this close are about one subject: a word they share keeps its sense
+SAME_SENSE_CONTEXT = 2  # one shared word is the same sense only if at least this many words around it agree
 SOFT_RULES = frozenset({"single-source", "applies-when-vague", "no-falsifiable-disconfirm", "impact-unjustified"})
 
 
@@ -292,6 +294,63 @@ def ungrounded(c: Candidate, ctx: CriticContext) -> str | None:
     return None if terms else "nothing joins the cited passages: no shared rare words and no shared note"
 
 
+def homonym(c: Candidate, ctx: CriticContext) -> str | None:
+    """Two passages joined by one shared word and nothing else: the word is most likely used in two
+    senses ("rests" in music and "everything rests on quorum"), even when both notes link to a third.
+    A thread needs two or more shared words (word forms merged) in the passages the claim quotes."""
+    grounding = c.grounding or {}
+    refs = [b["ref"] for b in c.bridge if b.get("ref")] or list(c.supporting_refs)
+    if len(refs) < 2 or refs[0].partition("#")[0] == refs[1].partition("#")[0]:
+        return None
+    quotes = [q for q in _QUOTED.findall(c.claim) if len(q.split()) >= 4]
+    texts = quotes[:2] if len(quotes) >= 2 else [ctx.ref_text(r) for r in refs[:2]]  # the passages the claim joins
+    if texts[0] is None or texts[1] is None:
+        return None
+    shared = sorted(set(_content_words(texts[0], ctx)) & set(_content_words(texts[1], ctx)))
+    if len(shared) == 1:
+        around = _context(texts[0], shared[0]) & _context(texts[1], shared[0])
+        if len(around) >= SAME_SENSE_CONTEXT:  # "fed faster than it can" / "work faster than you can"
+            return None
+        if _note_similarity(refs[0], refs[1], ctx) >= SAME_TOPIC_SIMILARITY:  # one domain, most likely one sense
+            return None
+        return (f"the cited passages share only the word “{shared[0]}”, used among different words in each: "
+                "most likely one word in two senses")
+    if not shared and grounding.get("rare_terms") and not grounding.get("via"):
+        return "the words said to join the passages are not in both of them (a title is not a passage)"
+    return None
+
+
+def _content_words(text: str, ctx: CriticContext) -> list[str]:
+    """The words of a passage a thread could run through: in the vault's vocabulary, not everyday, forms merged."""
+    vocabulary = ctx.index.vocabulary()
+    return [_stem(w) for w in re.findall(TOKEN_PATTERN, text.lower()) if w in vocabulary and w not in PLAIN_WORDS]
+
+
+def _note_similarity(a: str, b: str, ctx: CriticContext) -> float:
+    rows = [ctx.index.row.get(ref.partition("#")[0]) for ref in (a, b)]
+    if rows[0] is None or rows[1] is None:
+        return 0.0
+    return float((ctx.index.notes[rows[0]] @ ctx.index.notes[rows[1]].T).toarray()[0, 0])
+
+
+def _context(text: str, stem: str, window: int = 3) -> set[str]:
+    """The words on either side of a word (all its forms) in a passage: how it is used there."""
+    words = re.findall(r"[^\W\d_]+", text.lower())
+    found: set[str] = set()
+    for at, word in enumerate(words):
+        if _stem(word) == stem:
+            found.update(w for w in words[max(0, at - window) : at + window + 1] if _stem(w) != stem)
+    return found
+
+
+def _stem(word: str) -> str:
+    """branch/branches, feed/feeding: enough of a word's form to match its other forms in English."""
+    for suffix, replacement in (("ies", "y"), ("sses", "ss"), ("es", ""), ("s", ""), ("ing", ""), ("ed", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            return word[: len(word) - len(suffix)] + replacement
+    return word
+
+
 RULES: tuple[tuple[str, Check], ...] = (
     ("no-refs", no_refs),
     ("refs-not-retrieved", refs_not_retrieved),
@@ -306,6 +365,7 @@ RULES: tuple[tuple[str, Check], ...] = (
     ("unfalsifiable-claim", unfalsifiable_claim),
     ("duplicate-of-pool", duplicate_of_pool),
     ("ungrounded", ungrounded),
+    ("homonym", homonym),
 )
 
 
