@@ -86,6 +86,10 @@ def change(**fields):
             supporting_refs=("Music/Rhythm and Meter.md#^rests", "Systems/Consensus.md#Families"),
             bridge=({"ref": "Music/Rhythm and Meter.md#^rests"}, {"ref": "Systems/Consensus.md#Families"}),
             grounding={"rare_terms": ["rests"], "via": "Questions.md"})),
+        ("repeated-text", change(claim=(  # one stock sentence pasted into two notes
+            "Sourdough Starter and Backpressure may be two views of one pattern around “faster”. Sourdough Starter: "
+            "“A starter fed faster than it can ferment never peaks and turns weak and soupy.” Backpressure: "
+            "“A starter fed faster than it can ferment never peaks and turns soupy.”"))),
         ("homonym", change(grounding={"rare_terms": ["starter"], "via": None},  # the thread word is in a title only
                            claim=GOOD.claim.replace("never peaks", "never rises").replace("faster", "quicker", 1)
                            .replace("fed faster", "fed more"))),
@@ -151,3 +155,4 @@ def test_one_shared_word_within_one_subject_is_not_a_homonym(ctx):
         bridge=({"ref": f"{STARTER}#^feeding-schedule"}, {"ref": fermentation}))
     assert "homonym" not in fired(same_subject, ctx)
     assert "homonym" not in fired(GOOD, ctx)  # "fed faster than it can" / "work faster than you can": one sense
+    assert "repeated-text" not in fired(GOOD, ctx) and "repeated-text" not in fired(same_subject, ctx)

@@ -21,6 +21,8 @@ from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex
 RESTATE_SIMILARITY = 0.7
 OTHER_NOTE_SIMILARITY = 0.3  # a bridge that quotes a second note is this close to it
 DUPLICATE_SIMILARITY = 0.85
+REPEATED_TEXT = 0.5  # two quotes sharing this share of their words are one text copied...
+REPEATED_RUN = 6  # ...and so are two that share this many words in a row
 SAME_TOPIC_SIMILARITY = 0.1  # notes this close are about one subject: a word they share keeps its sense
 SAME_SENSE_CONTEXT = 2  # one shared word is the same sense only if at least this many words around it agree
 SOFT_RULES = frozenset({"single-source", "applies-when-vague", "no-falsifiable-disconfirm", "impact-unjustified"})
@@ -326,6 +328,26 @@ def _content_words(text: str, ctx: CriticContext) -> list[str]:
     return [_stem(w) for w in re.findall(TOKEN_PATTERN, text.lower()) if w in vocabulary and w not in PLAIN_WORDS]
 
 
+def repeated_text(c: Candidate, ctx: CriticContext) -> str | None:
+    """Two quoted passages in nearly the same words were copied between notes (a template, a stock
+    paragraph): finding the copy again is no discovery."""
+    quotes = [q for q in _QUOTED.findall(c.claim) if len(q.split()) >= 4]
+    if len(quotes) < 2:
+        return None
+    a, b = (set(re.findall(TOKEN_PATTERN, q.lower())) for q in quotes[:2])
+    if len(a) < 4 or len(b) < 4:
+        return None
+    overlap = len(a & b) / len(a | b)
+    if overlap >= REPEATED_TEXT:
+        return f"the two passages say nearly the same words ({overlap:.0%} in common): text copied between notes"
+    runs = [re.findall(r"[^\W_]+", q.lower()) for q in quotes[:2]]
+    grams = [{tuple(words[i : i + REPEATED_RUN]) for i in range(len(words) - REPEATED_RUN + 1)} for words in runs]
+    common = grams[0] & grams[1]
+    if common:
+        return f"the two passages share the run “{' '.join(min(common))} …”: text copied between notes"
+    return None
+
+
 def _note_similarity(a: str, b: str, ctx: CriticContext) -> float:
     rows = [ctx.index.row.get(ref.partition("#")[0]) for ref in (a, b)]
     if rows[0] is None or rows[1] is None:
@@ -366,6 +388,7 @@ RULES: tuple[tuple[str, Check], ...] = (
     ("duplicate-of-pool", duplicate_of_pool),
     ("ungrounded", ungrounded),
     ("homonym", homonym),
+    ("repeated-text", repeated_text),
 )
 
 
