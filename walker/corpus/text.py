@@ -123,9 +123,10 @@ def _blank_comments(text: str, opener: str, closer: str) -> str:
 
 def _drop_scripts(text: str) -> str:
     """``<script>`` and ``<style>`` elements with their content, found without backtracking."""
-    out, at = [], 0
-    lower = text.lower() if "<" in text else ""
-    while lower and (opened := _SCRIPT_OPEN.search(text, at)):
+    if "<" not in text:
+        return text
+    out, at, lower = [], 0, text.lower()
+    while opened := _SCRIPT_OPEN.search(text, at):
         close = lower.find(f"</{opened.group(1).lower()}", opened.end())
         if close < 0:
             break

@@ -372,15 +372,13 @@ def _cap_nesting(body: str) -> tuple[str, int]:
             continue  # the common case, decided without a regex
         markers: list[str] = []
         at = 0
-        while (match := _CONTAINER.match(line, at)) and len(markers) <= MAX_NESTING:
+        while match := _CONTAINER.match(line, at):
             markers.append(match.group(0).strip())
             at = match.end()
         indent = len(line) - len(line.lstrip(" \t"))
         if len(markers) > MAX_NESTING or indent > 4 * MAX_NESTING:
-            while _CONTAINER.match(line, at):
-                at = _CONTAINER.match(line, at).end()  # type: ignore[union-attr]
-            depth = min(len(markers), MAX_NESTING)
-            lines[number] = " " * min(indent, 4 * MAX_NESTING) + " ".join(markers[:depth]) + " " + line[at:].lstrip()
+            kept = " ".join(markers[:MAX_NESTING])
+            lines[number] = " " * min(indent, 4 * MAX_NESTING) + kept + " " + line[at:].lstrip()
             capped += 1
     return "\n".join(lines), capped
 

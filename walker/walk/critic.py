@@ -304,7 +304,7 @@ def homonym(c: Candidate, ctx: CriticContext) -> str | None:
     refs = [b["ref"] for b in c.bridge if b.get("ref")] or list(c.supporting_refs)
     if len(refs) < 2 or refs[0].partition("#")[0] == refs[1].partition("#")[0]:
         return None
-    quotes = [q for q in _QUOTED.findall(c.claim) if len(q.split()) >= 4]
+    quotes = _quoted_passages(c)
     texts = quotes[:2] if len(quotes) >= 2 else [ctx.ref_text(r) for r in refs[:2]]  # the passages the claim joins
     if texts[0] is None or texts[1] is None:
         return None
@@ -331,7 +331,7 @@ def _content_words(text: str, ctx: CriticContext) -> list[str]:
 def repeated_text(c: Candidate, ctx: CriticContext) -> str | None:
     """Two quoted passages in nearly the same words were copied between notes (a template, a stock
     paragraph): finding the copy again is no discovery."""
-    quotes = [q for q in _QUOTED.findall(c.claim) if len(q.split()) >= 4]
+    quotes = _quoted_passages(c)
     if len(quotes) < 2:
         return None
     a, b = (set(re.findall(TOKEN_PATTERN, q.lower())) for q in quotes[:2])
@@ -346,6 +346,11 @@ def repeated_text(c: Candidate, ctx: CriticContext) -> str | None:
     if common:
         return f"the two passages share the run “{' '.join(min(common))} …”: text copied between notes"
     return None
+
+
+def _quoted_passages(c: Candidate) -> list[str]:
+    """The passages a claim quotes, not the single words it puts in quotation marks (“faster”)."""
+    return [q for q in _QUOTED.findall(c.claim) if len(q.split()) >= 4]
 
 
 def _note_similarity(a: str, b: str, ctx: CriticContext) -> float:
