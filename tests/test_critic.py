@@ -77,8 +77,13 @@ def change(**fields):
         ("impact-unjustified", change(impact_reason="")),
         ("unfalsifiable-claim", change(claim=GOOD.claim + " In some sense everything is connected.")),
         ("unfalsifiable-claim", change(claim="They relate.")),
-        ("ungrounded", change(grounding={"rare_terms": ["mycelium"], "via": None})),
-        ("ungrounded", change(grounding=None)),
+        ("ungrounded", change(  # the claimed thread word is in neither passage, and they share nothing else
+            grounding={"rare_terms": ["mycelium"], "via": None},
+            claim=("Sourdough Starter and Rhythm and Meter may be two views of one pattern around “mycelium”. "
+                   "Sourdough Starter: “A starter fed faster than it can ferment never peaks and turns weak and "
+                   "soupy.” Rhythm and Meter: “It works only because the listener feels the grid.”"),
+            supporting_refs=(f"{STARTER}#^feeding-schedule", "Music/Rhythm and Meter.md#^syncopation"),
+            bridge=({"ref": f"{STARTER}#^feeding-schedule"}, {"ref": "Music/Rhythm and Meter.md#^syncopation"}))),
         ("homonym", change(  # "rests" in music and "everything rests on quorum": one word, two senses
             claim=("Rhythm and Meter and Consensus may be two views of one pattern around “rests”. Rhythm and Meter: "
                    "“Beginners rush through rests; good players wait them out fully.” Consensus: “Everything rests on "

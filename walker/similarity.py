@@ -24,8 +24,9 @@ from walker.config import cache_dir
 from walker.corpus.model import Corpus
 from walker.corpus.text import Paragraph, read_paragraphs, strip_tags
 
-INDEX_VERSION = 10
+INDEX_VERSION = 11
 TITLE_WEIGHT = 3
+CONCEPT_AXES = 100
 TOKEN_PATTERN = r"(?u)\b[^\W\d_][^\W\d_'-]{2,}\b"  # words of three letters or more, no numbers
 # Everyday words that are rare in a small vault only by chance: never a thread between two notes.
 PLAIN_WORDS = frozenset(
@@ -89,6 +90,7 @@ class TextIndex:
     terms: np.ndarray
     idf: np.ndarray
     rare: np.ndarray  # bool per term: used by at most max(3, √notes) notes
+    concepts: np.ndarray  # terms × k: latent semantic axes (truncated SVD of the note matrix)
     paragraphs: Mapping[str, list[Paragraph]] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, object]:
@@ -116,6 +118,23 @@ class TextIndex:
         if known is None:
             known = self.__dict__["_vocabulary"] = frozenset(str(t) for t in self.terms)
         return known  # type: ignore[no-any-return]
+
+    def closeness(self, a: str, b: str, leave_out: frozenset[str] = frozenset()) -> float:
+        """How near two passages are in meaning, measured by which words the vault uses together.
+
+        Words in ``leave_out`` (and their forms) are dropped first, so the shared word of a bridge
+        cannot vouch for itself: what is left says whether the two passages are about one thing.
+        """
+        if self.concepts.shape[1] == 0:
+            return 0.0
+        vectors = self.transform([a, b])
+        if leave_out:
+            vectors.data[[stem(str(self.terms[i])) in leave_out for i in vectors.indices]] = 0
+        projected = vectors @ self.concepts
+        norms = np.linalg.norm(projected, axis=1)
+        if norms[0] == 0 or norms[1] == 0:
+            return 0.0
+        return float(projected[0] @ projected[1] / (norms[0] * norms[1]))
 
     def similarity(self, path: str) -> np.ndarray:
         """Cosine similarity of one note to every note, in ``paths`` order."""
@@ -261,8 +280,32 @@ def build_index(corpus: Corpus) -> TextIndex:
     return TextIndex(
         paths, {p: i for i, p in enumerate(paths)}, notes, sections,
         np.array([n for n, _ in section_keys], dtype=np.int32), np.array([k for _, k in section_keys], dtype=np.int32),
-        section_rows, terms, idf, rare, Paragraphs(corpus, paragraphs),
+        section_rows, terms, idf, rare, _concepts(notes), Paragraphs(corpus, paragraphs),
     )
+
+
+def _concepts(notes: sparse.csr_matrix) -> np.ndarray:
+    """Latent semantic axes: words the vault's notes use together load on the same axes.
+
+    A quarter as many axes as notes (at most CONCEPT_AXES), so that small vaults still
+    generalise instead of reproducing each note.
+    """
+    count, words = notes.shape
+    axes = min(CONCEPT_AXES, count // 4, words - 1)
+    if axes < 2:
+        return np.zeros((words, 0), dtype=np.float32)
+    from sklearn.decomposition import TruncatedSVD
+
+    svd = TruncatedSVD(n_components=axes, n_iter=4, random_state=0).fit(notes)
+    return np.ascontiguousarray(svd.components_.T, dtype=np.float32)
+
+
+def stem(word: str) -> str:
+    """branch/branches, feed/feeding: enough of a word's form to match its other forms in English."""
+    for suffix, replacement in (("ies", "y"), ("sses", "ss"), ("es", ""), ("s", ""), ("ing", ""), ("ed", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
+            return word[: len(word) - len(suffix)] + replacement
+    return word
 
 
 def _vectorizer(**options: object) -> Any:

@@ -16,15 +16,14 @@ import numpy as np
 from walker.corpus.model import Corpus
 from walker.corpus.resolve import find_subpath
 from walker.pool.records import CONFIDENCES, IMPACTS, Candidate
-from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex
+from walker.similarity import TOKEN_PATTERN, TextIndex
+from walker.walk.sense import SAME_TOPIC_SIMILARITY, shared_words, thread
 
 RESTATE_SIMILARITY = 0.7
 OTHER_NOTE_SIMILARITY = 0.3  # a bridge that quotes a second note is this close to it
 DUPLICATE_SIMILARITY = 0.85
 REPEATED_TEXT = 0.5  # two quotes sharing this share of their words are one text copied...
 REPEATED_RUN = 6  # ...and so are two that share this many words in a row
-SAME_TOPIC_SIMILARITY = 0.1  # notes this close are about one subject: a word they share keeps its sense
-SAME_SENSE_CONTEXT = 2  # one shared word is the same sense only if at least this many words around it agree
 SOFT_RULES = frozenset({"single-source", "applies-when-vague", "no-falsifiable-disconfirm", "impact-unjustified"})
 
 
@@ -286,46 +285,54 @@ def duplicate_of_pool(c: Candidate, ctx: CriticContext) -> str | None:
 
 
 def ungrounded(c: Candidate, ctx: CriticContext) -> str | None:
-    """A bridge needs a signal a reader can check: rare words in both passages, or a shared note."""
+    """A bridge needs something a reader can check: words both passages use in one sense, a note both
+    link to, or passages the vault itself shows to be about one thing (it uses their words together)."""
     grounding = c.grounding or {}
     if grounding.get("via"):
         return None
-    refs = [b["ref"] for b in c.bridge if b.get("ref")] or list(c.supporting_refs)
-    texts = [_normal(t) for t in (ctx.ref_text(r) for r in refs) if t]
-    terms = [t for t in grounding.get("rare_terms") or [] if len(texts) > 1 and all(t.lower() in x for x in texts)]
-    return None if terms else "nothing joins the cited passages: no shared rare words and no shared note"
+    texts = _joined_passages(c, ctx)
+    if texts is not None and thread(*texts, ctx.index, _same_topic(c, ctx)):
+        return None
+    return "nothing joins the cited passages: no word in one sense, no shared note, no closeness in meaning"
 
 
 def homonym(c: Candidate, ctx: CriticContext) -> str | None:
     """Two passages joined by one shared word and nothing else: the word is most likely used in two
     senses ("rests" in music and "everything rests on quorum"), even when both notes link to a third.
-    A thread needs two or more shared words (word forms merged) in the passages the claim quotes."""
-    grounding = c.grounding or {}
-    refs = [b["ref"] for b in c.bridge if b.get("ref")] or list(c.supporting_refs)
-    if len(refs) < 2 or refs[0].partition("#")[0] == refs[1].partition("#")[0]:
+    One word is a thread only in the same phrase, in notes about one subject, or in passages close in
+    meaning without it."""
+    texts = _joined_passages(c, ctx)
+    if texts is None:
         return None
-    quotes = _quoted_passages(c)
-    texts = quotes[:2] if len(quotes) >= 2 else [ctx.ref_text(r) for r in refs[:2]]  # the passages the claim joins
-    if texts[0] is None or texts[1] is None:
-        return None
-    shared = sorted(set(_content_words(texts[0], ctx)) & set(_content_words(texts[1], ctx)))
-    if len(shared) == 1:
-        around = _context(texts[0], shared[0]) & _context(texts[1], shared[0])
-        if len(around) >= SAME_SENSE_CONTEXT:  # "fed faster than it can" / "work faster than you can"
-            return None
-        if _note_similarity(refs[0], refs[1], ctx) >= SAME_TOPIC_SIMILARITY:  # one domain, most likely one sense
-            return None
+    shared = shared_words(*texts, ctx.index)
+    if len(shared) == 1 and not thread(*texts, ctx.index, _same_topic(c, ctx)).terms:
         return (f"the cited passages share only the word “{shared[0]}”, used among different words in each: "
                 "most likely one word in two senses")
+    grounding = c.grounding or {}
     if not shared and grounding.get("rare_terms") and not grounding.get("via"):
         return "the words said to join the passages are not in both of them (a title is not a passage)"
     return None
 
 
-def _content_words(text: str, ctx: CriticContext) -> list[str]:
-    """The words of a passage a thread could run through: in the vault's vocabulary, not everyday, forms merged."""
-    vocabulary = ctx.index.vocabulary()
-    return [_stem(w) for w in re.findall(TOKEN_PATTERN, text.lower()) if w in vocabulary and w not in PLAIN_WORDS]
+def _joined_passages(c: Candidate, ctx: CriticContext) -> tuple[str, str] | None:
+    """The two passages a bridge joins: the ones its claim quotes, else the text its first two refs open."""
+    refs = _bridge_refs(c)
+    if len(refs) < 2 or refs[0].partition("#")[0] == refs[1].partition("#")[0]:
+        return None
+    quotes = _quoted_passages(c)
+    texts = quotes[:2] if len(quotes) >= 2 else [ctx.ref_text(r) for r in refs[:2]]
+    if texts[0] is None or texts[1] is None:
+        return None
+    return texts[0], texts[1]
+
+
+def _bridge_refs(c: Candidate) -> list[str]:
+    return [b["ref"] for b in c.bridge if b.get("ref")] or list(c.supporting_refs)
+
+
+def _same_topic(c: Candidate, ctx: CriticContext) -> bool:
+    refs = _bridge_refs(c)
+    return len(refs) >= 2 and _note_similarity(refs[0], refs[1], ctx) >= SAME_TOPIC_SIMILARITY
 
 
 def repeated_text(c: Candidate, ctx: CriticContext) -> str | None:
@@ -358,24 +365,6 @@ def _note_similarity(a: str, b: str, ctx: CriticContext) -> float:
     if rows[0] is None or rows[1] is None:
         return 0.0
     return float((ctx.index.notes[rows[0]] @ ctx.index.notes[rows[1]].T).toarray()[0, 0])
-
-
-def _context(text: str, stem: str, window: int = 3) -> set[str]:
-    """The words on either side of a word (all its forms) in a passage: how it is used there."""
-    words = re.findall(r"[^\W\d_]+", text.lower())
-    found: set[str] = set()
-    for at, word in enumerate(words):
-        if _stem(word) == stem:
-            found.update(w for w in words[max(0, at - window) : at + window + 1] if _stem(w) != stem)
-    return found
-
-
-def _stem(word: str) -> str:
-    """branch/branches, feed/feeding: enough of a word's form to match its other forms in English."""
-    for suffix, replacement in (("ies", "y"), ("sses", "ss"), ("es", ""), ("s", ""), ("ing", ""), ("ed", "")):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
-            return word[: len(word) - len(suffix)] + replacement
-    return word
 
 
 RULES: tuple[tuple[str, Check], ...] = (

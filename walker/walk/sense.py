@@ -1,0 +1,78 @@
+"""Whether two passages are about one thing: the words they share, used in the same sense.
+
+A thread between two passages is a concept both are about, not a token both happen
+to contain. Two or more shared words (word forms merged) make a thread; one shared
+word does only when it is used the same way in both (the same phrase, passages the
+vault shows to be about one subject); no shared word does when the vault itself uses
+the two passages' words together (latent semantic closeness).
+
+The engine uses this to choose what to propose, and the critic gate to judge it, so
+both read a bridge the same way.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex, stem
+
+SAME_SENSE_CLOSENESS = 0.5  # passages this close in meaning, their shared word left out, are about one thing
+SAME_TOPIC_SIMILARITY = 0.1  # notes this close are about one subject: a word they share keeps its sense
+# Words that join any phrase to anything: "the middle" and "in the middle" are not one phrase.
+GLUE = frozenset("""a an and are as at be by for from has have in into is it its of on or so that the their then
+    there these this those to was were which who with""".split())
+
+
+class Thread(NamedTuple):
+    terms: tuple[str, ...]  # shared word stems, each in the same sense in both passages
+    closeness: float  # latent semantic closeness of the passages with their shared words left out
+
+    def __bool__(self) -> bool:
+        return bool(self.terms) or self.closeness >= SAME_SENSE_CLOSENESS
+
+
+def content_words(text: str, index: TextIndex) -> list[str]:
+    """The stems of a passage's words a thread could run through: known to the vault, not everyday."""
+    vocabulary = index.vocabulary()
+    return [stem(w) for w in re.findall(TOKEN_PATTERN, text.lower()) if w in vocabulary and w not in PLAIN_WORDS]
+
+
+def shared_words(a: str, b: str, index: TextIndex) -> list[str]:
+    """Stems both passages use, in the order the first passage uses them."""
+    other = set(content_words(b, index))
+    return list(dict.fromkeys(w for w in content_words(a, index) if w in other))
+
+
+def thread(a: str, b: str, index: TextIndex, same_topic: bool = False) -> Thread:
+    """What joins two passages. ``same_topic``: their notes are about one subject (a word keeps its sense)."""
+    shared = shared_words(a, b, index)
+    closeness = index.closeness(a, b, frozenset(shared))
+    if len(shared) == 1 and not (same_topic or same_phrase(a, b, shared[0]) or closeness >= SAME_SENSE_CLOSENESS):
+        shared = []  # one word in two senses joins nothing
+    return Thread(tuple(shared), round(closeness, 3))
+
+
+def same_phrase(a: str, b: str, word: str) -> bool:
+    """Both passages use the word in one phrase with the same neighbour ("faster than", "warm up")."""
+    return bool(_phrases(a, word) & _phrases(b, word))
+
+
+def _phrases(text: str, word: str) -> set[tuple[int, str]]:
+    words = [stem(w) for w in re.findall(r"[^\W\d_]+", text.lower())]
+    found = set()
+    for at, current in enumerate(words):
+        if current != word:
+            continue
+        for side in (-1, 1):
+            if 0 <= at + side < len(words) and words[at + side] not in GLUE and words[at + side] != word:
+                found.add((side, words[at + side]))
+    return found
+
+
+def surface_forms(text: str, stems: tuple[str, ...] | list[str]) -> list[str]:
+    """How a passage writes each stem ("branches" for "branch"), for quoting back to a reader."""
+    forms: dict[str, str] = {}
+    for word in re.findall(TOKEN_PATTERN, text):
+        forms.setdefault(stem(word.lower()), word.lower())
+    return [forms.get(s, s) for s in stems]
