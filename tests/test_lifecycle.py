@@ -30,7 +30,7 @@ def digest_outside(vault, *skip):
 def walked(tmp_path):
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
     (vault / "Inbox" / "Mine.md").write_text("# my own inbox note\n", encoding="utf-8")
-    result = cli("walk", vault, "--now", NOW.isoformat(), "--random-seed", "1", "--json")
+    result = cli("walk", vault, "--now", NOW.isoformat(), "--seed-note", "Retries and Backoff", "--json")
     assert result.exit_code == 0, result.output
     return vault, json.loads(result.output)["hypotheses"]
 
@@ -104,7 +104,7 @@ def test_reject_archive_mute_unmute_keep_folder_and_status_in_step(walked):
 def test_expiry_after_n_walks(tmp_path):
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
     (vault / "walker.toml").write_text("[walk]\nexpires_after_walks = 2\n", encoding="utf-8")
-    first = json.loads(cli("walk", vault, "--now", NOW.isoformat(), "--json").output)["hypotheses"]
+    first = json.loads(cli("walk", vault, "--now", NOW.isoformat(), "--seed-note", "Retries and Backoff", "--json").output)["hypotheses"]
     assert first
     cli("walk", vault, "--now", (NOW + timedelta(days=7)).isoformat())
     assert all(records(vault, "active")[i].data["idle_walks"] == 1 for i in first)

@@ -98,6 +98,8 @@ class TextIndex:
         state["paragraphs"] = {}
         state.pop("_vectorizer", None)
         state.pop("_vocabulary", None)
+        state.pop("_weights", None)
+        state.pop("_rare_words", None)
         return state
 
     def transform(self, texts: list[str]) -> sparse.csr_matrix:
@@ -122,12 +124,18 @@ class TextIndex:
     def closeness(self, a: str, b: str, leave_out: frozenset[str] = frozenset()) -> float:
         """How near two passages are in meaning, measured by which words the vault uses together.
 
-        Words in ``leave_out`` (and their forms) are dropped first, so the shared word of a bridge
-        cannot vouch for itself: what is left says whether the two passages are about one thing.
+        Words in ``leave_out`` (stems) are dropped first, so the shared words of a bridge cannot
+        vouch for themselves: what is left says whether the two passages are about one thing.
         """
+        return self._closeness(self.transform([a, b]), leave_out)
+
+    def note_closeness(self, a: str, b: str, leave_out: frozenset[str] = frozenset()) -> float:
+        """How near two notes are in meaning: about 0.5 and above, they are about one subject."""
+        return self._closeness(self.notes[[self.row[a], self.row[b]]].copy(), leave_out)
+
+    def _closeness(self, vectors: sparse.csr_matrix, leave_out: frozenset[str]) -> float:
         if self.concepts.shape[1] == 0:
             return 0.0
-        vectors = self.transform([a, b])
         if leave_out:
             vectors.data[[stem(str(self.terms[i])) in leave_out for i in vectors.indices]] = 0
         projected = vectors @ self.concepts
@@ -135,6 +143,20 @@ class TextIndex:
         if norms[0] == 0 or norms[1] == 0:
             return 0.0
         return float(projected[0] @ projected[1] / (norms[0] * norms[1]))
+
+    def rare_words(self) -> frozenset[str]:
+        """The words few notes use (see ``rare``): the only ones a thread between two notes may run through."""
+        known = self.__dict__.get("_rare_words")
+        if known is None:
+            known = self.__dict__["_rare_words"] = frozenset(str(t) for t in self.terms[self.rare])
+        return known  # type: ignore[no-any-return]
+
+    def weight(self, word: str) -> float:
+        """A word's idf: how few notes use it (0 for a word the index does not know)."""
+        weights = self.__dict__.get("_weights")
+        if weights is None:
+            weights = self.__dict__["_weights"] = {str(t): float(w) for t, w in zip(self.terms, self.idf)}
+        return weights.get(word, 0.0)  # type: ignore[no-any-return]
 
     def similarity(self, path: str) -> np.ndarray:
         """Cosine similarity of one note to every note, in ``paths`` order."""
@@ -301,11 +323,14 @@ def _concepts(notes: sparse.csr_matrix) -> np.ndarray:
 
 
 def stem(word: str) -> str:
-    """branch/branches, feed/feeding: enough of a word's form to match its other forms in English."""
-    for suffix, replacement in (("ies", "y"), ("sses", "ss"), ("es", ""), ("s", ""), ("ing", ""), ("ed", "")):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith("ss"):
-            return word[: len(word) - len(suffix)] + replacement
-    return word
+    """branch/branches, device/devices, store/stored: enough of a word's form to match its other forms in English."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    for suffix in ("sses", "ing", "ed", "es", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith(("ss", "us", "is")):
+            word = word[: -len(suffix)] + ("ss" if suffix == "sses" else "")
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 4 else word
 
 
 def _vectorizer(**options: object) -> Any:

@@ -52,10 +52,12 @@ class Candidate:
     bridge: tuple[dict[str, Any], ...] = ()  # the items joined: path, ref, group
     grounding: Mapping[str, Any] | None = None  # {"rare_terms": [...], "via": path or None}
     title: str = ""
+    kind: str = ""  # missing-link, tension, answer or analogy (walk/kinds.py); empty when an engine does not say
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "title": self.title,
+            "kind": self.kind,
             "claim": self.claim,
             "supporting_refs": list(self.supporting_refs),
             "confidence": self.confidence,
@@ -90,6 +92,7 @@ class Candidate:
             bridge=tuple(dict(b) for b in data.get("bridge") or () if isinstance(b, Mapping)),
             grounding=data.get("grounding") if isinstance(data.get("grounding"), Mapping) else None,
             title=str(data.get("title") or ""),
+            kind=str(data.get("kind") or ""),
         )
 
 
@@ -101,6 +104,7 @@ def hypothesis_record(
         "id": id,
         "created": created,
         "seed": seed,
+        **({"kind": candidate.kind} if candidate.kind else {}),
         "claim": candidate.claim,
         "supporting_refs": list(candidate.supporting_refs),
         "confidence_scheme": CONFIDENCE_SCHEME,

@@ -25,7 +25,7 @@ GLUE = frozenset("""a an and are as at be by for from has have in into is it its
 
 
 class Thread(NamedTuple):
-    terms: tuple[str, ...]  # shared word stems, each in the same sense in both passages
+    terms: tuple[str, ...]  # shared terms in the same sense in both passages: a stem, or stems of one phrase
     closeness: float  # latent semantic closeness of the passages with their shared words left out
 
     def __bool__(self) -> bool:
@@ -50,7 +50,24 @@ def thread(a: str, b: str, index: TextIndex, same_topic: bool = False) -> Thread
     closeness = index.closeness(a, b, frozenset(shared))
     if len(shared) == 1 and not (same_topic or same_phrase(a, b, shared[0]) or closeness >= SAME_SENSE_CLOSENESS):
         shared = []  # one word in two senses joins nothing
-    return Thread(tuple(shared), round(closeness, 3))
+    return Thread(terms(a, b, shared), round(closeness, 3))
+
+
+def terms(a: str, b: str, shared: list[str]) -> tuple[str, ...]:
+    """Shared stems as terms: words that stand side by side in both passages are one term ("worm bin")."""
+    pairs = _neighbours(a) & _neighbours(b)
+    out: list[str] = []
+    for word in shared:
+        if out and (out[-1].rsplit(" ", 1)[-1], word) in pairs:
+            out[-1] += f" {word}"
+        else:
+            out.append(word)
+    return tuple(out)
+
+
+def _neighbours(text: str) -> set[tuple[str, str]]:
+    words = [stem(w) for w in re.findall(r"[^\W\d_]+", text.lower())]
+    return set(zip(words, words[1:]))
 
 
 def same_phrase(a: str, b: str, word: str) -> bool:
@@ -71,8 +88,8 @@ def _phrases(text: str, word: str) -> set[tuple[int, str]]:
 
 
 def surface_forms(text: str, stems: tuple[str, ...] | list[str]) -> list[str]:
-    """How a passage writes each stem ("branches" for "branch"), for quoting back to a reader."""
+    """How a passage writes each term ("branches" for "branch"), for quoting back to a reader."""
     forms: dict[str, str] = {}
     for word in re.findall(TOKEN_PATTERN, text):
         forms.setdefault(stem(word.lower()), word.lower())
-    return [forms.get(s, s) for s in stems]
+    return [" ".join(forms.get(s, s) for s in term.split()) for term in stems]

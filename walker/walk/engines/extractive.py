@@ -1,21 +1,34 @@
 """The offline engine: no model, no network, the same output for the same input.
 
-Inventory takes each item's key words and its central sentence. Roam pairs
-items from different groups that share rare words or a linked note despite
-their distance, and quotes the sentence on each side that carries those words:
-every claim is built from the notes' own words. Critique is the deterministic
-gate, then a cap: a walk keeps the few strongest survivors.
+Inventory takes each item's key words and its central sentence. Roam pairs items
+from different groups that are not linked, finds the sentence in each that shares
+the strongest thread of words (two or more, in one sense, rare ones weighing most),
+and lets the pair's shape decide the kind of hypothesis (walk/kinds.py): every
+claim is built from the notes' own words. Critique is the deterministic gate, then
+a quality floor, then a cap: a walk keeps the few strongest survivors, or none.
 """
 
 from __future__ import annotations
 
 import re
 from itertools import product
+from typing import NamedTuple
 
-from walker.corpus.text import Paragraph, is_proposition, sentences
+from walker.corpus.text import is_proposition, sentences
 from walker.pool.records import Candidate
+from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, stem
 from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
+from walker.walk.kinds import (
+    OTHER_FOLDER_CONCEPT,
+    SAME_CONCEPT,
+    THREAD_WORDS,
+    Pair,
+    classify,
+    is_question,
+    word,
+)
+from walker.walk.sense import surface_forms, thread
 from walker.wander import (
     Item,
     central_sentence,
@@ -28,9 +41,10 @@ GROUP_RANK = {"seed": 0, "near": 0, "middle": 1, "far": 2}
 DAILY = re.compile(r"\d{4}-\d{2}-\d{2}")
 ROAM_SIZE = 10
 MAX_KEPT = 3
-ECHOES = 2
 LIST_LIKE = 8
-KEY_TERMS = 15
+MAX_PROPOSITIONS = 60  # sentences read per note: enough for any note's argument, bounded for huge ones
+COPIED = 0.5  # notes sharing this share of their paragraphs are copies of one text
+QUALITY_FLOOR = 1.2  # thread strength: about two words each used by few notes, or three fairly common ones
 
 
 class ExtractiveEngine:
@@ -59,28 +73,22 @@ class ExtractiveEngine:
                               tuple(context.index.top_terms(item.path, 6)), sentence, ref)
 
     def roam(self, context: WalkContext, inventory: list[InventoryEntry]) -> list[Candidate]:
-        """Pairs from different groups, not already linked, joined by rare words or a shared note."""
+        """Pairs from different groups, not already linked, whose passages share a thread of words in one sense."""
+        quotable = Propositions(context)
         scored = []
         for a, b in product(inventory, inventory):
             if GROUP_RANK[a.group] >= GROUP_RANK[b.group] or a.path == b.path or _linked(context, a.path, b.path):
                 continue
-            rare = context.index.shared_rare_terms(a.path, b.path, 6)
-            via = _shared_note(context, a.path, b.path)
-            if not rare and not via:
-                continue
-            topical = set(context.index.top_terms(a.path, KEY_TERMS)) | set(context.index.top_terms(b.path, KEY_TERMS))
-            if rare and not topical & set(rare) and not via:
-                continue  # words both happen to use, but neither note is about them
-            if not a.sentence or not b.sentence:
-                continue
-            candidate = self._bridge(context, a, b, rare, via)
-            if any(_listiness(quote) >= LIST_LIKE for quote in _quotes(candidate.claim)):
-                continue  # an ingredient list or a table row is not a claim worth bridging
-            scored.append((_strength(candidate), a.path, b.path, candidate))
-        scored.sort(key=lambda s: (-s[0], s[1], s[2]))
+            if not a.sentence or not b.sentence or _copies(context, a.path, b.path):
+                continue  # nothing to quote, or two stubs filled in from one template
+            found = self.hypothesis(context, quotable, a, b)
+            if found is not None:
+                scored.append(found)
+        scored.sort(key=lambda c: (-_strength(c), c.supporting_refs))
         used: dict[str, int] = {}
         candidates = []
-        for _, a_path, b_path, candidate in scored:
+        for candidate in scored:
+            a_path, b_path = (end["path"] for end in candidate.bridge)
             if used.get(a_path, 0) >= 3 or used.get(b_path, 0) >= 2:
                 continue
             used[a_path] = used.get(a_path, 0) + 1
@@ -88,126 +96,172 @@ class ExtractiveEngine:
             candidates.append(candidate)
             if len(candidates) >= ROAM_SIZE:
                 break
-        seed = inventory[0]
-        echoes = [e for e in inventory if e.group == "far" and e.sentence]
-        echoes.sort(key=lambda e: (-len(context.index.shared_rare_terms(seed.path, e.path)), e.path))
-        candidates += [self._echo(context, seed, e) for e in echoes[:ECHOES]
-                       if len(context.index.shared_rare_terms(seed.path, e.path)) >= 2]
         return candidates
 
     def critique(self, context: WalkContext, candidates: list[Candidate]) -> list[Verdict]:
+        """The gate, then the floor, then the cap: a walk may keep none, and never more than the few best."""
         verdicts = gate(candidates, context.critic, noteworthy_limit=0)
         limit = int(context.options.get("max_hypotheses", MAX_KEPT))
         kept = sorted((i for i, v in enumerate(verdicts) if v.accepted), key=lambda i: -_strength(candidates[i]))
         for rank, i in enumerate(kept):
-            if rank >= limit:
+            if _strength(candidates[i]) < QUALITY_FLOOR:
+                verdicts[i] = Verdict(False, ("below-the-floor",), (
+                    f"a thread of strength {_strength(candidates[i]):.1f}; a walk keeps only threads of "
+                    f"{QUALITY_FLOOR} or more (rare words both passages use in one sense)",))
+            elif rank >= limit:
                 verdicts[i] = Verdict(False, ("beyond-the-few",),
                                       (f"sound, but a walk keeps only its {limit} best-grounded candidates",))
         return verdicts
 
     # --- building candidates ------------------------------------------------------
 
-    def _bridge(self, context: WalkContext, a: InventoryEntry, b: InventoryEntry, rare: list[str],
-                via: str | None) -> Candidate:
-        sa, ra = _sentence_with(context, a, rare)
-        sb, rb = _sentence_with(context, b, rare)
-        carried = [t for t in rare if _has_word(sa, t) and _has_word(sb, t)]
-        named_a, named_b = _name(a), _name(b)
-        words = _words(carried[:2] or rare[:2])
-        claim = (f"{_capital(named_a)} and {named_b} may be two views of one pattern"
-                 + (f" around {words}." if rare else ".")
-                 + f" {_capital(named_a)}: “{sa.strip()}” {_capital(named_b)}: “{sb.strip()}”")
-        impact, reason = _impact(named_a, named_b, sa, sb)
-        term = (carried or rare or [None])[0]
-        via_title = context.corpus.notes[via].title if via in context.corpus.notes else None
+    def hypothesis(self, context: WalkContext, quotable: Propositions, a: InventoryEntry, b: InventoryEntry,
+                   passages: tuple[str, str] | None = None) -> Candidate | None:
+        """The hypothesis two items make, if any; ``passages`` pins the sentence quoted from each (a benchmark
+        asks about one labelled pair of sentences)."""
+        # A passage that says a note's whole title ("the worm bin is sulking") mentions that note: the title's
+        # words are a mention, not a thread between the two passages.
+        linked = quotable.titles(a.path)[1:] + quotable.titles(b.path)[1:]
+        best = _best_passages(quotable, a.path, b.path,
+                              (quotable.titles(b.path)[:1] + linked, quotable.titles(a.path)[:1] + linked), passages)
+        if best is None:
+            return None
+        (text_a, ref_a), (text_b, ref_b), strength, rare = best
+        first, second = (a, b), (b, a)
+        if is_question(text_b) and not is_question(text_a):  # the question is the first end of an answer
+            (text_a, ref_a), (text_b, ref_b), (first, second) = (text_b, ref_b), (text_a, ref_a), (second, first)
+        end_a, end_b = first[0], first[1]
+        via = _shared_note(context, end_a.path, end_b.path)
+        same_concept = _one_subject(context, end_a.path, end_b.path, frozenset(rare))
+        joined = thread(text_a, text_b, context.index, same_concept)
+        joined = joined._replace(terms=tuple(t for t in joined.terms if set(t.split()) & rare))
+        pair = Pair(_name(end_a), _name(end_b), text_a, text_b, joined, same_concept, linked=via is not None)
+        kind = classify(pair)
+        if kind is None:
+            return None
+        wording = word(kind, pair, context.index)
         return Candidate(
-            title=f"{a.title} ↔ {b.title}",
-            claim=claim,
-            supporting_refs=tuple(dict.fromkeys((ra, rb))),
-            confidence="medium" if len(carried) >= 2 or (carried and via) else "low",
-            impact=impact,
-            impact_reason=reason,
-            applies_when=(
-                f"A conversation about {named_a} turns to {words or 'what ' + named_a + ' depends on'}.",
-                f"Stuck on {named_b} and open to an analogy from {named_a}.",
-            ),
-            never_applies_when=(
-                f"Following {named_a} step by step to get something done today.",
-                f"Fixing a concrete problem in {named_b}, where an analogy would only distract.",
-            ),
-            disconfirm_if=tuple(x for x in (
-                f"Read side by side, “{term}” means something different in {named_a} than in {named_b}." if term else None,
-                f"The two passages give opposite advice about “{term}”." if term else None,
-                f"{_capital(named_a)} and {named_b} turn out to link to {via_title} for unrelated reasons." if via_title else None,
-            ) if x),
-            why_it_matters=(f"{_capital(named_a)} ({a.group}) and {named_b} ({b.group}) {_apart(context, a, b)}"
-                            + (f", though both link to {via_title}" if via_title else "")
-                            + f". If {words or 'the shared note'} {'work' if len(carried) > 1 else 'works'} the same way in both, "
-                            f"what the vault already knows about {named_a} is a ready-made question to ask of {named_b}."),
-            bridge=(_end(a, ra), _end(b, rb)),
-            grounding={"rare_terms": list(rare), "carried": carried, "via": via,
-                       "strength": round(3 * len(carried) + 0.5 * len(rare) + bool(via) + GROUP_RANK[b.group]
-                                         - GROUP_RANK[a.group] + 2 * (a.group == "seed"), 2)},
+            title=f"{end_a.title} ↔ {end_b.title}",
+            kind=kind,
+            claim=wording.claim,
+            supporting_refs=tuple(dict.fromkeys((ref_a, ref_b))),
+            confidence="medium" if len(pair.thread.terms) >= 3 else "low",
+            impact=wording.impact,
+            impact_reason=wording.impact_reason,
+            applies_when=wording.applies_when,
+            never_applies_when=wording.never_applies_when,
+            disconfirm_if=wording.disconfirm_if,
+            why_it_matters=wording.why_it_matters,
+            bridge=(_end(end_a, ref_a), _end(end_b, ref_b)),
+            grounding={"rare_terms": surface_forms(text_a, pair.thread.terms), "via": via,
+                       "closeness": pair.thread.closeness,
+                       "strength": round(strength + 0.5 * (GROUP_RANK[b.group] - GROUP_RANK[a.group]), 2)},
         )
 
-    def _echo(self, context: WalkContext, seed: InventoryEntry, far: InventoryEntry) -> Candidate:
-        """One far passage read as a rule for the seed's domain: single-source by nature (§11.6)."""
-        rare = context.index.shared_rare_terms(seed.path, far.path)
-        sentence, ref = _sentence_with(context, far, rare)
-        return Candidate(
-            title=f"{far.title} as a rule beyond its own domain",
-            claim=f"{far.title} may state a rule that holds well beyond its own domain: “{_trim(sentence)}”",
-            supporting_refs=(ref,),
-            confidence="low",
-            impact="add",
-            impact_reason=f"nothing in the vault applies {far.title} outside its domain yet",
-            applies_when=(f"Someone asks whether {far.title} has lessons for {seed.title}.",),
-            never_applies_when=(f"Working inside {far.title} itself, where the rule is already known.",),
-            disconfirm_if=(f"The passage in {far.title} depends on a condition that {seed.title} does not share.",),
-            why_it_matters=f"{far.title} and the seed {seed.title} share the rare words {_words(rare[:3])}.",
-            bridge=(_end(seed, seed.sentence_ref), _end(far, ref)),
-            grounding={"rare_terms": list(rare), "carried": [], "via": None, "strength": 0.0},
-        )
+
+class Quotable(NamedTuple):
+    text: str
+    ref: str
+    rare: dict[str, float]  # stems of the sentence's rare words, by weight
+    stems: frozenset[str]  # stems of all its words
+
+
+class Propositions:
+    """Each note's quotable sentences with their word stems and weights, read once per walk."""
+
+    def __init__(self, context: WalkContext) -> None:
+        self._context = context
+        self._known: dict[str, list[Quotable]] = {}
+
+    def __call__(self, path: str) -> list[Quotable]:
+        if path not in self._known:
+            self._known[path] = self._read(path)
+        return self._known[path]
+
+    def titles(self, path: str) -> list[frozenset[str]]:
+        """The word stems of a note's title, then of the titles of the notes it links with."""
+        notes = self._context.corpus.notes
+        return [_stems(notes[p].title) for p in (path, *self._context.links.get(path, ())) if p in notes]
+
+    def _read(self, path: str) -> list[Quotable]:
+        index = self._context.index
+        note = self._context.corpus.notes[path]
+        rare, top = index.rare_words(), float(index.idf.max()) if len(index.idf) else 1.0
+        found = []
+        for paragraph in index.paragraphs.get(path, []):
+            if paragraph.is_task:
+                continue
+            for sentence in sentences(paragraph.text):
+                if not is_proposition(sentence, note.title) or not 5 <= len(sentence.split()) <= 60:
+                    continue
+                if _listiness(sentence) >= LIST_LIKE:
+                    continue  # an ingredient list or a table row is not a claim worth bridging
+                weights: dict[str, float] = {}  # the sentence's rare words (few notes use them), by weight
+                for token in re.findall(TOKEN_PATTERN, sentence.lower()):
+                    if token in rare and token not in PLAIN_WORDS:
+                        key = stem(token)
+                        weights[key] = max(weights.get(key, 0.0), index.weight(token) / top)
+                found.append(Quotable(sentence, paragraph_ref(note, paragraph), weights, _stems(sentence)))
+                if len(found) >= MAX_PROPOSITIONS:
+                    return found
+        return found
+
+
+def _best_passages(quotable: Propositions, a: str, b: str, titles: tuple[list[frozenset[str]], list[frozenset[str]]],
+                   only: tuple[str, str] | None = None) -> tuple[tuple[str, str], tuple[str, str], float, set[str]] | None:
+    """The sentence in each note that share the strongest thread of rare words (two or more), and those words.
+
+    ``titles``, for each side: the titles whose words, when a sentence says all of them, mention another note.
+    """
+    def threadable(sentence: Quotable, titles: list[frozenset[str]]) -> dict[str, float]:
+        mentioned = set().union(*(title for title in titles if title and title <= sentence.stems))
+        return {w: weight for w, weight in sentence.rare.items() if w not in mentioned}
+
+    first = [(q, threadable(q, titles[0])) for q in quotable(a)]
+    second = [(q, threadable(q, titles[1])) for q in quotable(b)]
+    best: tuple[float, tuple[str, str], tuple[str, str], set[str]] | None = None
+    for qa, words_a in first:
+        for qb, words_b in second:
+            if only is not None and (qa.text, qb.text) != only:
+                continue
+            shared = words_a.keys() & words_b.keys()
+            if len(shared) < THREAD_WORDS:
+                continue
+            strength = sum(min(words_a[w], words_b[w]) for w in shared)
+            if best is None or strength > best[0]:
+                best = (strength, (qa.text, qa.ref), (qb.text, qb.ref), shared)
+    return None if best is None else (best[1], best[2], best[0], best[3])
+
+
+def _one_subject(context: WalkContext, a: str, b: str, thread: frozenset[str]) -> bool:
+    """Notes close in meaning once their thread is left out, in one top-level folder (the vault owner's own
+    domains) unless they are very close: two views of one subject, not two domains."""
+    closeness = context.index.note_closeness(a, b, thread)
+    same_folder = a.partition("/")[0] == b.partition("/")[0] and "/" in a and "/" in b
+    return closeness >= (SAME_CONCEPT if same_folder else OTHER_FOLDER_CONCEPT)
+
+
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in re.findall(TOKEN_PATTERN, text.lower()))
+
+
+def _copies(context: WalkContext, a: str, b: str) -> bool:
+    """Two notes that are mostly the same paragraphs: stubs made from one template, or one text pasted twice."""
+    def texts(path: str) -> set[str]:
+        return {" ".join(p.text.lower().split()) for p in context.index.paragraphs.get(path, []) if len(p.text.split()) >= 4}
+
+    first, second = texts(a), texts(b)
+    return bool(first and second) and len(first & second) >= COPIED * min(len(first), len(second))
 
 
 def _end(entry: InventoryEntry, ref: str) -> dict[str, str]:
     return {"path": entry.path, "title": entry.title, "group": entry.group, "ref": ref}
 
 
-def _sentence_with(context: WalkContext, entry: InventoryEntry, terms: list[str]) -> tuple[str, str]:
-    """The sentence of a note that carries most of the shared words; its central sentence otherwise."""
-    note = context.corpus.notes[entry.path]
-    best: tuple[int, int, str, Paragraph] | None = None
-    for position, paragraph in enumerate(context.index.paragraphs.get(entry.path, [])):
-        if paragraph.is_task:
-            continue
-        for sentence in sentences(paragraph.text):
-            if not is_proposition(sentence, entry.title):
-                continue
-            hits = sum(_has_word(sentence, t) for t in terms)
-            length = len(sentence.split())
-            # Prose over lists: a sentence full of numbers and commas is an ingredient list, not a claim.
-            fragment = 0 if sentence.rstrip().endswith((".", "!", "?", "”", '"')) else 5  # a list item or a label
-            score = 10 * hits - _listiness(sentence) - fragment
-            if hits and 5 <= length <= 60 and (best is None or (score, -position) > (best[0], best[1])):
-                best = (score, -position, sentence, paragraph)
-    if best is None:
-        return entry.sentence, entry.sentence_ref
-    return best[2], paragraph_ref(note, best[3])
-
-
 def _listiness(sentence: str) -> int:
     """Digits, commas, colons and code symbols: high for lists, table rows and syntax; low for prose."""
     symbols = sum(sentence.count(ch) for ch in "{}[]<>=|\\#")
     return len(re.findall(r"\d", sentence)) + sentence.count(",") + 2 * sentence.count(":") + 2 * symbols
-
-
-def _quotes(claim: str) -> list[str]:
-    return re.findall(r"“([^”]*)”", claim)
-
-
-def _has_word(text: str, word: str) -> bool:
-    return re.search(rf"\b{re.escape(word)}\b", text, re.IGNORECASE) is not None
 
 
 def _shared_note(context: WalkContext, a: str, b: str) -> str | None:
@@ -218,37 +272,8 @@ def _linked(context: WalkContext, a: str, b: str) -> bool:
     return b in context.links.get(a, ())
 
 
-def _apart(context: WalkContext, a: InventoryEntry, b: InventoryEntry) -> str:
-    distance = {i.path: i.distance for i in context.neighbourhood.items}.get(b.path)
-    if _linked(context, a.path, b.path):
-        return "are already linked"
-    if distance is None:
-        return "are not connected by any chain of links"
-    return f"are {distance} links apart" if a.group == "seed" else "sit in different parts of the vault"
-
-
-def _words(terms: list[str]) -> str:
-    quoted = [f"“{t}”" for t in terms]
-    return " and ".join(quoted) if len(quoted) <= 2 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
-
-
-def _trim(sentence: str) -> str:
-    return sentence.strip()
-
-
 def _strength(candidate: Candidate) -> float:
     return float((candidate.grounding or {}).get("strength") or 0.0)
-
-
-_CONTRARY = re.compile(r"\b(?:not|never|no|instead|rather|without|opposite|unlike)\b|n't\b", re.IGNORECASE)
-
-
-def _impact(a: str, b: str, sa: str, sb: str) -> tuple[str, str]:
-    """Rewrite when exactly one passage pushes against something; add otherwise."""
-    if bool(_CONTRARY.search(sa)) != bool(_CONTRARY.search(sb)):
-        return "rewrite", (f"one passage says what to avoid and the other what to do, so the bridge would revise how "
-                           f"{a} or {b} is read rather than add beside it")
-    return "add", f"{a} and {b} are not linked, so the bridge adds a connection the vault does not have yet"
 
 
 def _name(entry: InventoryEntry) -> str:
@@ -256,5 +281,3 @@ def _name(entry: InventoryEntry) -> str:
     return f"the note of {entry.title}" if DAILY.fullmatch(entry.title) else entry.title
 
 
-def _capital(text: str) -> str:
-    return text[:1].upper() + text[1:]

@@ -1,0 +1,194 @@
+"""The kinds of hypothesis a walk proposes, each with its own claim and its own way to be wrong.
+
+- missing link: two notes about one concept, with no chain of two links between them;
+- tension: two passages on one subject, one denying what the other affirms;
+- answer: an open question in one note, and a passage elsewhere that speaks to it;
+- analogy: one mechanism in two domains, joined by two or more words used in one sense.
+
+Every kind words its claim from the two passages, says when it applies from what the
+passages are about (their key phrases, never the titles alone), and names in
+``disconfirm_if`` an observation that ``disconfirmed`` can check: false for the pair the
+walk found, true once the pair stops being what the claim says.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex, stem
+from walker.walk.sense import GLUE, Thread, surface_forms
+
+KINDS = ("missing-link", "tension", "answer", "analogy")
+KIND_NAMES = {"missing-link": "Missing links", "tension": "Tensions", "answer": "Answers", "analogy": "Analogies"}
+SAME_CONCEPT = 0.5  # notes this close in meaning, their thread left out, share a subject: not an analogy...
+OTHER_FOLDER_CONCEPT = 0.75  # ...and this close when they sit in different top-level folders
+THREAD_WORDS = 2  # a thread the walk proposes runs through at least this many shared words
+_NEGATION = re.compile(r"\b(?:not|never|no|nor|cannot|can't|don't|doesn't|isn't|aren't|won't|avoid|stop|without)\b|"
+                       r"n't\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two passages from two notes, and what the vault says about the notes."""
+
+    a: str  # how the first note is named in a claim
+    b: str
+    text_a: str  # the passage quoted from it
+    text_b: str
+    thread: Thread
+    same_concept: bool  # the notes are about one subject
+    linked: bool  # a link, or a note both link to, joins them
+
+
+def classify(pair: Pair) -> str | None:
+    """The kind a pair makes, or None when it makes no hypothesis worth a reader's time."""
+    if len(pair.thread.terms) < THREAD_WORDS:
+        return None
+    if is_question(pair.text_a) and not is_question(pair.text_b):
+        return "answer"
+    if not pair.same_concept:
+        return "analogy"
+    if opposed(pair.text_a, pair.text_b, pair.thread.terms):
+        return "tension"  # two notes on one subject, one denying what the other says
+    return None if pair.linked else "missing-link"
+
+
+def disconfirmed(kind: str, pair: Pair) -> bool:
+    """Whether the observation a kind's ``disconfirm_if`` names holds for this pair."""
+    if kind == "missing-link":
+        return pair.linked or not pair.same_concept
+    if kind == "tension":
+        return not (pair.same_concept and opposed(pair.text_a, pair.text_b, pair.thread.terms))
+    if kind == "answer":
+        return not is_question(pair.text_a) or len(_stems(pair.text_a) & _stems(pair.text_b)) < THREAD_WORDS
+    if kind == "analogy":
+        return len(pair.thread.terms) < THREAD_WORDS or pair.same_concept
+    raise ValueError(f"unknown kind {kind!r}")
+
+
+def is_question(text: str) -> bool:
+    return text.rstrip().rstrip("*_)”\"'").endswith("?")
+
+
+def opposed(a: str, b: str, terms: tuple[str, ...]) -> bool:
+    """One passage denies something about the shared words and the other denies nothing."""
+    return _denies(a, terms) != _denies(b, terms) and not (_NEGATION.search(a) and _NEGATION.search(b))
+
+
+def _denies(text: str, terms: tuple[str, ...]) -> bool:
+    """A negation within four words before one of the shared words ("never accept work", "not enough water")."""
+    words = re.findall(r"[\w']+", text.lower())
+    for at, word in enumerate(words):
+        if stem(word) in terms and any(_NEGATION.fullmatch(w) for w in words[max(0, at - 4) : at]):
+            return True
+    return False
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(w) for w in re.findall(TOKEN_PATTERN, text.lower()) if w not in PLAIN_WORDS and w not in GLUE}
+
+
+def key_phrases(text: str, index: TextIndex, limit: int = 2) -> list[str]:
+    """What a passage is about, in its own words: its rarest runs of one or two content words."""
+    vocabulary = index.vocabulary()
+    words = re.findall(r"[^\W\d_][\w'-]*", text)
+    scored: dict[str, float] = {}
+    for at, word in enumerate(words):
+        low = word.lower()
+        if low not in vocabulary or low in PLAIN_WORDS:
+            continue
+        scored.setdefault(low, index.weight(low))
+        if at + 1 < len(words) and words[at + 1].lower() in vocabulary and words[at + 1].lower() not in PLAIN_WORDS:
+            phrase = f"{low} {words[at + 1].lower()}"
+            scored.setdefault(phrase, index.weight(low) + index.weight(words[at + 1].lower()))
+    chosen: list[str] = []
+    for phrase, _ in sorted(scored.items(), key=lambda kv: (-kv[1], kv[0])):
+        if not any(set(phrase.split()) & set(c.split()) for c in chosen):
+            chosen.append(phrase)
+        if len(chosen) == limit:
+            break
+    return chosen
+
+
+@dataclass(frozen=True)
+class Wording:
+    """A kind's words for one pair: everything a record says besides refs and scores."""
+
+    claim: str
+    impact: str
+    impact_reason: str
+    applies_when: tuple[str, ...]
+    never_applies_when: tuple[str, ...]
+    disconfirm_if: tuple[str, ...]
+    why_it_matters: str
+
+
+def word(kind: str, pair: Pair, index: TextIndex) -> Wording:
+    a, b = pair.a, pair.b
+    quotes = f"{_capital(a)}: “{pair.text_a}” {_capital(b)}: “{pair.text_b}”"
+    thread = _words(surface_forms(pair.text_a, pair.thread.terms[:3]))
+    about_a = _words(key_phrases(pair.text_a, index)) or thread
+    about_b = _words(key_phrases(pair.text_b, index)) or thread
+    if kind == "missing-link":
+        return Wording(
+            claim=f"{_capital(a)} and {b} are about the same thing, {thread}, yet no chain of two links joins them. {quotes}",
+            impact="add",
+            impact_reason=f"a link between {a} and {b} would let each find what the other already says",
+            applies_when=(f"Writing or revising a note about {about_a}.",
+                          f"Looking for everything the vault already says about {thread}."),
+            never_applies_when=(f"Looking up one exact detail about {about_b}, where a second note adds nothing.",),
+            disconfirm_if=(f"{_capital(a)} and {b} are already joined by a link, or by a note that links to both.",
+                           f"Read in full, {a} and {b} use {thread} for different things."),
+            why_it_matters=f"Notes about one thing that do not link are found apart and kept apart; "
+                           f"Obsidian's unlinked mentions only see a title, not {thread}.",
+        )
+    if kind == "tension":
+        return Wording(
+            claim=f"{_capital(a)} and {b} pull in opposite directions on {thread}: one says what the other denies. {quotes}",
+            impact="rewrite",
+            impact_reason=f"if both passages hold, {a} or {b} needs a condition that says when each applies",
+            applies_when=(f"Deciding what to do about {thread}, with advice from more than one note.",
+                          f"Revising what the vault says about {about_b}."),
+            never_applies_when=(f"Working inside {about_a} alone, where the other passage's conditions do not hold.",),
+            disconfirm_if=(f"Both passages affirm {thread}, or both deny it: the disagreement is only in the wording.",
+                           f"The two passages speak of {thread} under conditions that never meet."),
+            why_it_matters="Two notes that disagree without knowing it give different advice depending on which "
+                           "one is opened first.",
+        )
+    if kind == "answer":
+        return Wording(
+            claim=f"{_capital(b)} may answer the question {a} leaves open, about {thread}. {quotes}",
+            impact="add",
+            impact_reason=f"the question in {a} has no answer linked to it; {b} may hold one",
+            applies_when=(f"Coming back to the open question about {about_a}.",
+                          f"Reading about {about_b} with an unanswered question in mind."),
+            never_applies_when=(f"Reading {about_b} for its own sake, with no question about {thread} in mind.",),
+            disconfirm_if=(f"The passage in {b} does not speak of {thread}, the subject of the question in {a}.",
+                           f"Read in full, {b} answers a different question about {thread} than the one {a} asks."),
+            why_it_matters=f"An open question stays open until someone sees that the vault already holds a reply; "
+                           f"the reply in {b} is {thread}-shaped.",
+        )
+    return Wording(
+        claim=(f"{_capital(a)} and {b} may describe one mechanism in two domains, through {thread}. {quotes}"),
+        impact="add",
+        impact_reason=f"{a} and {b} sit in different subjects and are not linked, so the bridge adds what neither has",
+        applies_when=(f"Working out how {about_a} behaves, and open to a mechanism from another subject.",
+                      f"Stuck on {about_b} and open to how {about_a} handles the same thing."),
+        never_applies_when=(f"Following the steps for {about_b} to get something done today, where an analogy "
+                            "would only distract.",),
+        disconfirm_if=(f"Read side by side, {thread} mean different things in {a} and in {b}: the words match, "
+                       "the mechanisms do not.",
+                       f"The passage in {b} depends on a condition that {a} does not share."),
+        why_it_matters=f"If {thread} work the same way in both, what the vault knows about {a} is a ready-made "
+                       f"question to ask of {b}.",
+    )
+
+
+def _words(words: list[str]) -> str:
+    quoted = [f"“{w}”" for w in words]
+    return " and ".join(quoted) if len(quoted) <= 2 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
