@@ -37,7 +37,7 @@ def sample(tmp_path):
 
 def test_walk_on_the_sample_vault(sample):
     before = digest_outside_walks(sample)
-    first = walk(sample, random_seed=1)
+    first = walk(sample, random_seed=1, seed_note="Retries and Backoff")
     second = walk(sample, random_seed=2)
     assert digest_outside_walks(sample) == before  # read-only: nothing outside walks/ changed
 
@@ -60,8 +60,9 @@ def test_walk_on_the_sample_vault(sample):
     assert run["phases"]["inventory"] and run["phases"]["roam"]
     assert len(run["phases"]["critique"]) == len(run["phases"]["roam"])
     assert all("rules" in v["gate"] for v in run["phases"]["critique"])
-    assert run["seed"]["source"] in ("recent", "revisited", "open-question", "forgotten")
-    assert run["seed"]["path"] != yaml.safe_load((sample / "walks" / "runs" / "2026-11-30-002.yaml").read_text())["seed"]["path"]
+    automatic = yaml.safe_load((sample / "walks" / "runs" / "2026-11-30-002.yaml").read_text())["seed"]
+    assert run["seed"]["source"] == "given" and automatic["source"] in ("recent", "revisited", "open-question", "forgotten")
+    assert run["seed"]["path"] != automatic["path"]
 
     log = (sample / "walks" / "log.md").read_text()
     assert log.count("walk-start") == 2 and "walk-emit: [[hyp-2026-11-30-001]]" in log
@@ -88,7 +89,7 @@ def test_every_link_in_reports_and_records_resolves(sample):
 
 
 def test_report_reads_as_the_protocol_asks(sample):
-    result = walk(sample, random_seed=1)
+    result = walk(sample, random_seed=1, seed_note="Retries and Backoff")
     report = result.report
     for heading in ("## Seed", "## Inventory", "## Candidate associations", "## Critic rejections", "## Notes for review"):
         assert heading in report
@@ -181,7 +182,8 @@ def test_init_is_idempotent_and_never_overwrites(tmp_path):
 
 
 def test_walk_cli_and_pool_commands(sample):
-    result = CliRunner().invoke(main, ["walk", str(sample), "--now", "2026-11-30T07:00", "--json"])
+    result = CliRunner().invoke(main, ["walk", str(sample), "--now", "2026-11-30T07:00", "--seed-note", "Retries and Backoff",
+                                         "--json"])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
     assert summary["walk_id"] == "2026-11-30-001" and summary["hypotheses"]

@@ -37,7 +37,7 @@ from walker.wander import (
     shared_neighbour,
 )
 
-GROUP_RANK = {"seed": 0, "near": 0, "middle": 1, "far": 2}
+GROUP_RANK = {"seed": -1, "near": 0, "middle": 1, "far": 2}  # pairs join two groups: the seed with any item, near with middle…
 DAILY = re.compile(r"\d{4}-\d{2}-\d{2}")
 ROAM_SIZE = 10
 MAX_KEPT = 3
@@ -155,7 +155,7 @@ class ExtractiveEngine:
             bridge=(_end(end_a, ref_a), _end(end_b, ref_b)),
             grounding={"rare_terms": surface_forms(text_a, pair.thread.terms), "via": via,
                        "closeness": pair.thread.closeness,
-                       "strength": round(strength + 0.5 * (GROUP_RANK[b.group] - GROUP_RANK[a.group]), 2)},
+                       "strength": round(strength, 2)},
         )
 
 

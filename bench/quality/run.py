@@ -1,0 +1,82 @@
+"""Score the offline engine on the labelled passage pairs in labels.yaml.
+
+For each pair, the engine is asked what hypothesis the two passages make (both pinned, so the
+score measures its judgement, not which sentences it happened to pick), then the critic gate
+and the quality floor decide whether a walk would keep it. Reports precision of kept pairs,
+homonym survivors and recall of useful pairs, per vault and overall.
+
+    python bench/quality/run.py [--vaults DIR]   (DIR holds the shared vaults; default ../shared/vaults)
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+
+import yaml
+
+from walker.pool.records import Candidate
+from walker.walk.critic import CriticContext, gate
+from walker.walk.engines.base import InventoryEntry, WalkContext
+from walker.walk.engines.extractive import QUALITY_FLOOR, ExtractiveEngine, Propositions
+from walker.wander import Neighbourhood, Seed, find_hubs
+from walker.workspace import Workspace
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+
+
+def kept(ws: Workspace, a: str, b: str, texts: tuple[str, str]) -> Candidate | None:
+    """The candidate a walk would keep for these two passages, or None."""
+    critic = CriticContext(ws.corpus, ws.index, {a, b}, [])
+    hood = Neighbourhood(Seed(a, texts[0], a, "given", ""), (), (), (), tuple(find_hubs(ws.links, ws.wander_settings)), ())
+    context = WalkContext(ws.corpus, ws.index, ws.links, hood, critic, {})
+    ends = [InventoryEntry(path, ws.corpus.notes[path].title, group, path, (), text, path)
+            for path, group, text in ((a, "seed", texts[0]), (b, "far", texts[1]))]
+    candidate = ExtractiveEngine().hypothesis(context, Propositions(context), ends[0], ends[1], texts)
+    if candidate is None or float((candidate.grounding or {}).get("strength", 0)) < QUALITY_FLOOR:
+        return None
+    return candidate if gate([candidate], critic, noteworthy_limit=0)[0].accepted else None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--vaults", type=Path, default=ROOT.parent / "shared" / "vaults")
+    args = parser.parse_args()
+    pairs = yaml.safe_load((HERE / "labels.yaml").read_text(encoding="utf-8"))
+    places = {"sample-vault": ROOT / "sample-vault"}
+    totals: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    print("| vault | pairs | useful | kept | kept useful | precision | homonym kept | recall of useful |")
+    print("|---|---|---|---|---|---|---|---|")
+    for vault in dict.fromkeys(p["vault"] for p in pairs):
+        folder = places.get(vault, args.vaults / vault)
+        if not folder.is_dir():
+            print(f"| {vault} | skipped: {folder} not found | | | | | | |")
+            continue
+        ws = Workspace.open(folder)
+        count: Counter[str] = Counter()
+        for pair in (p for p in pairs if p["vault"] == vault):
+            count["pairs"] += 1
+            count[pair["label"]] += 1
+            candidate = kept(ws, pair["a"]["path"], pair["b"]["path"], (pair["a"]["text"], pair["b"]["text"]))
+            if candidate is not None:
+                count["kept"] += 1
+                count[f"kept {pair['label']}"] += 1
+                kinds[candidate.kind] += 1
+        totals.update(count)
+        print(_row(vault, count))
+    print(_row("all", totals))
+    print(f"\nkinds kept: {dict(kinds)}")
+
+
+def _row(name: str, c: Counter[str]) -> str:
+    precision = f"{c['kept useful'] / c['kept']:.0%}" if c["kept"] else "–"
+    recall = f"{c['kept useful'] / c['useful']:.0%}" if c["useful"] else "–"
+    return (f"| {name} | {c['pairs']} | {c['useful']} | {c['kept']} | {c['kept useful']} | {precision} | "
+            f"{c['kept homonym']} | {recall} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""Kinds of hypothesis: each is found where it should be, and each kind's disconfirm_if can be checked."""
+
+import copy
+import re
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from conftest import SAMPLE_VAULT, copy_vault_files
+
+from walker.cli import main
+from walker.walk.critic import CriticContext
+from walker.walk.engines.base import InventoryEntry, WalkContext
+from walker.walk.engines.extractive import ExtractiveEngine, Propositions
+from walker.walk.kinds import Pair, classify, disconfirmed
+from walker.walk.sense import thread
+from walker.wander import Neighbourhood, Seed, find_hubs
+from walker.workspace import Workspace
+
+
+@pytest.fixture(scope="module")
+def ws():
+    return Workspace.open(SAMPLE_VAULT)
+
+
+def hypothesis(ws, a, b):
+    critic = CriticContext(ws.corpus, ws.index, {a, b}, [])
+    hood = Neighbourhood(Seed(a, "", a, "given", ""), (), (), (), tuple(find_hubs(ws.links, ws.wander_settings)), ())
+    context = WalkContext(ws.corpus, ws.index, ws.links, hood, critic, {})
+    ends = [InventoryEntry(p, ws.corpus.notes[p].title, g, p, (), "x", p) for p, g in ((a, "seed"), (b, "far"))]
+    return ExtractiveEngine().hypothesis(context, Propositions(context), *ends)
+
+
+@pytest.mark.parametrize("a, b, kind", [
+    ("Kitchen/Levain Build.md", "Systems/Cache Warming.md", "analogy"),  # warm it just before the peak
+    ("Questions.md", "Garden/Waiting on Predators.md", "answer"),  # when is waiting wise?
+    ("Systems/Timeouts.md", "Systems/Retries and Backoff.md", "tension"),  # never retry / often worth retrying
+])
+def test_each_kind_is_found_where_it_is(ws, a, b, kind):
+    candidate = hypothesis(ws, a, b)
+    assert candidate is not None and candidate.kind == kind
+    # Its claim quotes both passages and says when it applies in the passages' words, not by titles alone.
+    assert len(re.findall(r"“[^”]{20,}”", candidate.claim)) == 2
+    titles = {ws.corpus.notes[a].title, ws.corpus.notes[b].title}
+    assert all(not any(t in situation for t in titles) for situation in candidate.applies_when[:1])
+
+
+def test_one_word_in_two_senses_makes_no_hypothesis(ws):
+    assert hypothesis(ws, "Garden/Pruning.md", "Systems/Git Branches.md") is None  # branches
+    assert hypothesis(ws, "Music/Rhythm and Meter.md", "Systems/Consensus.md") is None  # rests
+
+
+def pair(ws, a, b, *, same_concept=False, linked=False):
+    return Pair("A", "B", a, b, thread(a, b, ws.index, same_concept), same_concept, linked)
+
+
+QUESTION = "When is waiting wise and when is it just avoidance?"
+REPLY = "Waiting is wise when something is working while you wait, and avoidance when nothing is."
+NEVER = "Never retry a timed-out request that changes state unless it carries an idempotency key."
+OFTEN = "A failed request is often worth retrying, but naive retries turn a small outage into a big one."
+LEVAIN = "A levain warmed too early has peaked and fallen by the time the dough needs it."
+CACHE = "Replay the most frequent keys before the traffic peak, so the cache is warm when the load arrives."
+PEAK = "Use the levain at its peak: one that has peaked and fallen makes flat bread."
+STARTER = "A starter fed faster than it can ferment never peaks and turns weak and soupy."
+
+
+@pytest.mark.parametrize("kind, good, bad", [
+    ("answer", dict(a=QUESTION, b=REPLY), dict(a=QUESTION, b=STARTER)),  # the reply must speak of the question
+    ("tension", dict(a=NEVER, b=OFTEN, same_concept=True),
+     dict(a=NEVER, b="Never retry a request without an idempotency key.", same_concept=True)),  # both deny
+    ("missing-link", dict(a=LEVAIN, b=PEAK, same_concept=True),
+     dict(a=LEVAIN, b=PEAK, same_concept=True, linked=True)),  # a link already joins them
+    ("analogy", dict(a=LEVAIN, b=CACHE), dict(a=LEVAIN, b=OFTEN)),  # no words in one sense: no mechanism shared
+])
+def test_disconfirm_if_is_false_for_a_good_example_and_true_for_a_bad_one(ws, kind, good, bad):
+    found = pair(ws, good.pop("a"), good.pop("b"), **good)
+    assert classify(found) == kind
+    assert not disconfirmed(kind, found)
+    assert disconfirmed(kind, pair(ws, bad.pop("a"), bad.pop("b"), **bad))
+
+
+def test_an_analogy_in_different_words_passes_critique_and_a_homonym_does_not(tmp_path):
+    """Two passages with no word in the same form ("warmed"/"warm", "peaked"/"peak") are one mechanism."""
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    levain = ("A levain warmed too early has peaked and fallen by the time the dough needs it, and the bread comes "
+              "out sour and flat.")
+    cache = ("Replay yesterday's most frequent keys a few minutes before the traffic peak, so the cache is warm when "
+             "the load arrives.")
+    words = [set(re.findall(r"[a-z]{4,}", text.lower())) for text in (levain, cache)]
+    assert not words[0] & words[1]
+    analogy = {
+        "id": "analogy",
+        "claim": f"Levain Build and Cache Warming describe one mechanism: ready just before the peak, not long "
+                 f"before. Levain Build: “{levain}” Cache Warming: “{cache}”",
+        "supporting_refs": ["Kitchen/Levain Build.md#^levain-timing", "Systems/Cache Warming.md#^warm-before-peak"],
+        "confidence": "low", "impact": "add",
+        "impact_reason": "the two notes are not linked, so the bridge adds a connection the vault lacks",
+        "applies_when": ["Deciding how long before a rush to prepare something that fades once ready."],
+        "never_applies_when": ["Baking to a recipe that already gives the times."],
+        "disconfirm_if": ["The levain's timing depends on temperature in a way the cache's warm-up has no counterpart for."],
+    }
+    homonym = dict(copy.deepcopy(analogy), id="homonym", supporting_refs=["Music/Rhythm and Meter.md#^rests", "Systems/Consensus.md#Families"],
+                   claim="Rhythm and Meter and Consensus share one pattern around rests. Rhythm and Meter: “Beginners "
+                         "rush through rests; good players wait them out fully.” Consensus: “Everything rests on "
+                         "Quorum intersection.”")
+    (tmp_path / "candidates.yaml").write_text(yaml.safe_dump([analogy, homonym]), encoding="utf-8")
+    result = CliRunner().invoke(main, ["critique", str(tmp_path / "candidates.yaml"), str(vault)])
+    assert "analogy: kept" in result.output, result.output
+    assert "homonym: rejected" in result.output and "  homonym:" in result.output
