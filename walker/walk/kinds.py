@@ -20,7 +20,6 @@ from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex, stem
 from walker.walk.sense import GLUE, Thread, surface_forms
 
 KINDS = ("missing-link", "tension", "answer", "analogy")
-KIND_NAMES = {"missing-link": "Missing links", "tension": "Tensions", "answer": "Answers", "analogy": "Analogies"}
 SAME_CONCEPT = 0.5  # notes this close in meaning, their thread left out, share a subject: not an analogy...
 OTHER_FOLDER_CONCEPT = 0.75  # ...and this close when they sit in different top-level folders
 THREAD_WORDS = 2  # a thread the walk proposes runs through at least this many shared words
