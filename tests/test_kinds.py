@@ -12,8 +12,16 @@ from walker.cli import main
 from walker.walk.critic import CriticContext
 from walker.walk.engines.base import InventoryEntry, WalkContext
 from walker.walk.engines.extractive import ExtractiveEngine, Propositions
-from walker.walk.kinds import Pair, classify, disconfirmed
-from walker.walk.sense import thread
+from walker.walk.kinds import (
+    APART,
+    DOMAIN_APART,
+    ONE_DOMAIN,
+    ONE_FOLDER,
+    Pair,
+    classify,
+    disconfirmed,
+)
+from walker.walk.sense import cohesive, everyday_terms, thread
 from walker.wander import Neighbourhood, Seed, find_hubs
 from walker.workspace import Workspace
 
@@ -50,8 +58,10 @@ def test_one_word_in_two_senses_makes_no_hypothesis(ws):
     assert hypothesis(ws, "Music/Rhythm and Meter.md", "Systems/Consensus.md") is None  # rests
 
 
-def pair(ws, a, b, *, same_concept=False, linked=False):
-    return Pair("A", "B", a, b, thread(a, b, ws.index, same_concept), same_concept, linked)
+def pair(ws, a, b, *, same_concept=False, linked=False, domains=APART):
+    joined = thread(a, b, ws.index, same_concept)
+    return Pair("A", "B", a, b, joined, same_concept, linked, domains, everyday_terms(a, b, joined.terms, ws.index),
+                cohesive(joined.terms, ws.index))
 
 
 QUESTION = "When is waiting wise and when is it just avoidance?"
@@ -71,12 +81,50 @@ STARTER = "A starter fed faster than it can ferment never peaks and turns weak a
     ("missing-link", dict(a=LEVAIN, b=PEAK, same_concept=True),
      dict(a=LEVAIN, b=PEAK, same_concept=True, linked=True)),  # a link already joins them
     ("analogy", dict(a=LEVAIN, b=CACHE), dict(a=LEVAIN, b=OFTEN)),  # no words in one sense: no mechanism shared
+    ("analogy", dict(a=LEVAIN, b=CACHE), dict(a=LEVAIN, b=CACHE, domains=ONE_DOMAIN)),  # one domain: no analogy
+    ("missing-link", dict(a=LEVAIN, b=CACHE, domains=ONE_DOMAIN),
+     dict(a=LEVAIN, b=CACHE, domains=ONE_DOMAIN, linked=True)),
 ])
 def test_disconfirm_if_is_false_for_a_good_example_and_true_for_a_bad_one(ws, kind, good, bad):
     found = pair(ws, good.pop("a"), good.pop("b"), **good)
     assert classify(found) == kind
     assert not disconfirmed(kind, found)
     assert disconfirmed(kind, pair(ws, bad.pop("a"), bad.pop("b"), **bad))
+
+
+CROWN = "Thin the crown so light and air reach the middle of the tree."
+BEDS = "Four beds, 1.2 m wide so I can reach the middle without stepping in."
+
+
+def test_everyday_words_join_nothing_and_specific_ones_do(ws):
+    # "middle" is among the commonest words of English; "reach" alone is one word: no thread.
+    assert classify(pair(ws, CROWN, BEDS)) is None
+    assert classify(pair(ws, LEVAIN, CACHE)) == "analogy"  # "warm" and "peak": not everyday, in one sense
+
+
+def test_words_the_vault_never_uses_together_are_no_concept(ws):
+    # Both passages name a metronome and something anaerobic, but no note of the vault speaks of both.
+    stray = pair(ws, "The metronome sat on the shelf above the anaerobic heap.",
+                 "An anaerobic smell reached the metronome on the piano.")
+    assert len(stray.specific) == 2 and not stray.cohesive and classify(stray) is None
+    assert pair(ws, LEVAIN, CACHE).cohesive  # "warm" and "peak" go together in the vault's notes
+
+
+def test_one_passage_pasted_into_two_notes_is_no_discovery(ws):
+    assert classify(pair(ws, LEVAIN, LEVAIN, domains=ONE_DOMAIN)) is None
+
+
+@pytest.mark.parametrize("domains, kind", [(APART, "analogy"), (ONE_DOMAIN, "missing-link"), (ONE_FOLDER, None)])
+def test_where_two_notes_sit_decides_what_their_thread_can_mean(ws, domains, kind):
+    assert classify(pair(ws, LEVAIN, CACHE, domains=domains)) == kind
+
+
+def test_folders_far_apart_in_meaning_are_two_domains(ws):
+    index = ws.index
+    assert index.domain_closeness("Kitchen/Levain Build.md", "Systems/Cache Warming.md") < DOMAIN_APART
+    assert index.domain_closeness("Music/Cadences.md", "Systems/Raft.md") < DOMAIN_APART
+    assert index.domain_closeness("Daily/2026-10-31.md", "Garden/Compost.md") >= DOMAIN_APART  # a garden diary
+    assert index.domain_closeness("Garden/Compost.md", "Garden/Mulch.md") == pytest.approx(1.0)
 
 
 def test_an_analogy_in_different_words_passes_critique_and_a_homonym_does_not(tmp_path):

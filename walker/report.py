@@ -18,6 +18,7 @@ import yaml
 from walker.pool.records import Candidate, note_link, ref_link
 from walker.walk.critic import Verdict
 from walker.walk.engines.base import InventoryEntry
+from walker.walk.kinds import KIND_WORDS
 from walker.wander import Neighbourhood
 
 SOURCE_WORDS = {
@@ -112,20 +113,26 @@ def _survivors(outcome: WalkOutcome) -> str:
     if not outcome.hypothesis_ids:
         return "No candidate survived the critic this time. The rejections below say why."
     blocks = []
-    for index, hyp_id in outcome.hypothesis_ids.items():
-        c = outcome.candidates[index]
-        blocks.append("\n".join([
-            f"### [[{hyp_id}|{c.title or hyp_id}]]",
-            "",
-            f"> {c.claim}",
-            "",
-            "- **Refs**: " + " · ".join(ref_link(r) for r in c.supporting_refs),
-            "- **Applies when**: " + " Or: ".join(c.applies_when),
-            f"- **Confidence**: {c.confidence} · **Impact**: {c.impact} ({c.impact_reason})",
-            f"- **Why it may matter**: {c.why_it_matters}",
-            "- **Wrong if**: " + " Or: ".join(c.disconfirm_if),
-        ]))
+    kept = [(outcome.candidates[index], hyp_id) for index, hyp_id in outcome.hypothesis_ids.items()]
+    for kind in dict.fromkeys(c.kind for c, _ in kept):
+        heading, meaning = KIND_WORDS.get(kind, ("Other", ""))
+        blocks.append(f"### {heading}" + (f"\n\n*{meaning[:1].upper()}{meaning[1:]}.*" if meaning else ""))
+        blocks += [_survivor(c, hyp_id) for c, hyp_id in kept if c.kind == kind]
     return "\n\n".join(blocks)
+
+
+def _survivor(c: Candidate, hyp_id: str) -> str:
+    return "\n".join([
+        f"#### [[{hyp_id}|{c.title or hyp_id}]]",
+        "",
+        f"> {c.claim}",
+        "",
+        "- **Refs**: " + " · ".join(ref_link(r) for r in c.supporting_refs),
+        "- **Applies when**: " + " Or: ".join(c.applies_when),
+        f"- **Confidence**: {c.confidence} · **Impact**: {c.impact} ({c.impact_reason})",
+        f"- **Why it may matter**: {c.why_it_matters}",
+        "- **Wrong if**: " + " Or: ".join(c.disconfirm_if),
+    ])
 
 
 def _rejections(outcome: WalkOutcome) -> str:

@@ -12,7 +12,7 @@ import hashlib
 import math
 import pickle
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -24,13 +24,14 @@ from walker.config import cache_dir
 from walker.corpus.model import Corpus
 from walker.corpus.text import Paragraph, read_paragraphs, strip_tags
 
-INDEX_VERSION = 11
+INDEX_VERSION = 12
 TITLE_WEIGHT = 3
 CONCEPT_AXES = 100
+EVERYDAY_ZIPF = 5.0  # wordfreq's scale: 5 is once in 10,000 words of English ("middle", "public", "report")
 TOKEN_PATTERN = r"(?u)\b[^\W\d_][^\W\d_'-]{2,}\b"  # words of three letters or more, no numbers
 # Everyday words that are rare in a small vault only by chance: never a thread between two notes.
 PLAIN_WORDS = frozenset(
-    """able add added adds again ago almost along already also always another answer anything anyway
+    """whilst amongst unless able add added adds again ago almost along already also always another answer anything anyway
     around away back bad bag best better big bit came case change changes come comes coming day days
     did different does doing done down each early easy end ends enough even ever every fact far feel
     feels fine first five found four full get gets getting give given gives goes going good got great
@@ -91,6 +92,7 @@ class TextIndex:
     idf: np.ndarray
     rare: np.ndarray  # bool per term: used by at most max(3, √notes) notes
     concepts: np.ndarray  # terms × k: latent semantic axes (truncated SVD of the note matrix)
+    everyday: frozenset[str]  # rare words of this vault that are common in English ("middle", "release")
     paragraphs: Mapping[str, list[Paragraph]] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, object]:
@@ -100,6 +102,9 @@ class TextIndex:
         state.pop("_vocabulary", None)
         state.pop("_weights", None)
         state.pop("_rare_words", None)
+        state.pop("_domains", None)
+        state.pop("_stem_rows", None)
+        state.pop("_axis_weights", None)
         return state
 
     def transform(self, texts: list[str]) -> sparse.csr_matrix:
@@ -143,6 +148,40 @@ class TextIndex:
         if norms[0] == 0 or norms[1] == 0:
             return 0.0
         return float(projected[0] @ projected[1] / (norms[0] * norms[1]))
+
+    def domain_closeness(self, a: str, b: str) -> float:
+        """How near the subjects of two notes' top-level folders are: below about 0.3, two domains.
+
+        A note at the vault's top level is its own domain.
+        """
+        return float(self._domain(a) @ self._domain(b))
+
+    def _domain(self, path: str) -> np.ndarray:
+        domains = self.__dict__.get("_domains")
+        if domains is None:
+            projected = np.asarray(self.notes @ self.concepts)
+            folders: dict[str, list[int]] = {}
+            for row, note in enumerate(self.paths):
+                folders.setdefault(_folder(note), []).append(row)
+            domains = self.__dict__["_domains"] = {folder: _unit(projected[rows].mean(axis=0))
+                                                   for folder, rows in folders.items()}
+        return domains[_folder(path)]  # type: ignore[no-any-return]
+
+    def word_closeness(self, a: str, b: str) -> float:
+        """How much the vault uses two words (stems, all their forms) in the same notes: 1 for one concept."""
+        vectors = [self._stem_vector(word) for word in (a, b)]
+        return float(vectors[0] @ vectors[1])
+
+    def _stem_vector(self, word: str) -> np.ndarray:
+        rows = self.__dict__.get("_stem_rows")
+        if rows is None:
+            rows = self.__dict__["_stem_rows"] = {}
+            for row, term in enumerate(self.terms):
+                rows.setdefault(stem(str(term)), []).append(row)
+            # Each axis weighted by its singular value (the length of the notes along it), so the vault's main
+            # themes decide and the last, noisiest axes barely count: one note more or less moves little.
+            self.__dict__["_axis_weights"] = np.linalg.norm(np.asarray(self.notes @ self.concepts), axis=0)
+        return _unit(self.concepts[rows.get(word, [])].sum(axis=0) * self.__dict__["_axis_weights"])
 
     def rare_words(self) -> frozenset[str]:
         """The words few notes use (see ``rare``): the only ones a thread between two notes may run through."""
@@ -302,8 +341,25 @@ def build_index(corpus: Corpus) -> TextIndex:
     return TextIndex(
         paths, {p: i for i, p in enumerate(paths)}, notes, sections,
         np.array([n for n, _ in section_keys], dtype=np.int32), np.array([k for _, k in section_keys], dtype=np.int32),
-        section_rows, terms, idf, rare, _concepts(notes), Paragraphs(corpus, paragraphs),
+        section_rows, terms, idf, rare, _concepts(notes), _everyday(str(t) for t in terms[rare]),
+        Paragraphs(corpus, paragraphs),
     )
+
+
+def _folder(path: str) -> str:
+    return path.partition("/")[0] + "/" if "/" in path else path
+
+
+def _unit(vector: np.ndarray) -> np.ndarray:
+    norm = float(np.linalg.norm(vector))
+    return vector / norm if norm else vector
+
+
+def _everyday(words: Iterable[str]) -> frozenset[str]:
+    """The words among these that everyday English uses more than once in 10,000 words."""
+    from wordfreq import zipf_frequency
+
+    return frozenset(w for w in words if zipf_frequency(w, "en") >= EVERYDAY_ZIPF)
 
 
 def _concepts(notes: sparse.csr_matrix) -> np.ndarray:

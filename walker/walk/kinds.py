@@ -5,6 +5,11 @@
 - answer: an open question in one note, and a passage elsewhere that speaks to it;
 - analogy: one mechanism in two domains, joined by two or more words used in one sense.
 
+Where two notes sit decides what their shared words can mean. In two domains (top-level
+folders the vault keeps apart in meaning) they may be an analogy; in one domain but
+different folders, a missing link; in one folder, nothing unless the notes are about one
+subject: the owner filed them side by side and sees them together.
+
 Every kind words its claim from the two passages, says when it applies from what the
 passages are about (their key phrases, never the titles alone), and names in
 ``disconfirm_if`` an observation that ``disconfirmed`` can check: false for the pair the
@@ -20,9 +25,19 @@ from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex, stem
 from walker.walk.sense import GLUE, Thread, surface_forms
 
 KINDS = ("missing-link", "tension", "answer", "analogy")
+# How a reader meets each kind: a heading for a group of them, and what one of them is.
+KIND_WORDS = {
+    "missing-link": ("Missing links", "two notes about one thing that no chain of two links joins"),
+    "tension": ("Tensions", "two passages on one subject, one denying what the other says"),
+    "answer": ("Answers", "an open question, and a passage elsewhere that may answer it"),
+    "analogy": ("Analogies", "one mechanism in two domains"),
+}
 SAME_CONCEPT = 0.5  # notes this close in meaning, their thread left out, share a subject: not an analogy...
 OTHER_FOLDER_CONCEPT = 0.75  # ...and this close when they sit in different top-level folders
 THREAD_WORDS = 2  # a thread the walk proposes runs through at least this many shared words
+DOMAIN_APART = 0.3  # folders whose subjects are less close than this are two domains (similarity.domain_closeness)
+ONE_FOLDER, ONE_DOMAIN, APART = "one folder", "one domain", "apart"
+LINK_CLOSENESS = 0.1  # passages in one domain this close in meaning, their thread left out, are about one thing
 _NEGATION = re.compile(r"\b(?:not|never|no|nor|cannot|can't|don't|doesn't|isn't|aren't|won't|avoid|stop|without)\b|"
                        r"n't\b", re.IGNORECASE)
 
@@ -38,6 +53,14 @@ class Pair:
     thread: Thread
     same_concept: bool  # the notes are about one subject
     linked: bool  # a link, or a note both link to, joins them
+    domains: str = APART  # ONE_FOLDER, ONE_DOMAIN or APART: where the two notes sit
+    everyday: frozenset[str] = frozenset()  # thread terms everyday English uses ("middle"): no thread alone
+    cohesive: bool = True  # the thread's terms make one concept (sense.cohesive)
+
+    @property
+    def specific(self) -> tuple[str, ...]:
+        """The thread's terms that are not everyday words."""
+        return tuple(t for t in self.thread.terms if t not in self.everyday)
 
 
 def classify(pair: Pair) -> str | None:
@@ -45,24 +68,39 @@ def classify(pair: Pair) -> str | None:
     if len(pair.thread.terms) < THREAD_WORDS:
         return None
     if is_question(pair.text_a) and not is_question(pair.text_b):
-        return "answer"
-    if not pair.same_concept:
+        return "answer"  # the question itself says what the passages are about; everyday words may carry it
+    if len(pair.specific) < THREAD_WORDS or not pair.cohesive:
+        return None  # "a particular string" and "a particular date": everyday words join anything to anything
+    if _same_words(pair.text_a, pair.text_b):
+        return None  # one passage pasted into two notes is a copy, not a discovery
+    if pair.same_concept:
+        if opposed(pair.text_a, pair.text_b, pair.thread.terms):
+            return "tension"  # two notes on one subject, one denying what the other says
+        return None if pair.linked else "missing-link"
+    if pair.domains == APART:
         return "analogy"
-    if opposed(pair.text_a, pair.text_b, pair.thread.terms):
-        return "tension"  # two notes on one subject, one denying what the other says
-    return None if pair.linked else "missing-link"
+    return "missing-link" if _linkable(pair) else None
+
+
+def _same_words(a: str, b: str) -> bool:
+    return re.findall(r"\w+", a.lower()) == re.findall(r"\w+", b.lower())
+
+
+def _linkable(pair: Pair) -> bool:
+    """Passages in two folders of one domain, not yet linked, about one thing beyond their shared words."""
+    return pair.domains == ONE_DOMAIN and not pair.linked and pair.thread.closeness >= LINK_CLOSENESS
 
 
 def disconfirmed(kind: str, pair: Pair) -> bool:
     """Whether the observation a kind's ``disconfirm_if`` names holds for this pair."""
     if kind == "missing-link":
-        return pair.linked or not pair.same_concept
+        return pair.linked or not (pair.same_concept or _linkable(pair))
     if kind == "tension":
         return not (pair.same_concept and opposed(pair.text_a, pair.text_b, pair.thread.terms))
     if kind == "answer":
         return not is_question(pair.text_a) or len(_stems(pair.text_a) & _stems(pair.text_b)) < THREAD_WORDS
     if kind == "analogy":
-        return len(pair.thread.terms) < THREAD_WORDS or pair.same_concept
+        return len(pair.specific) < THREAD_WORDS or not pair.cohesive or pair.same_concept or pair.domains != APART
     raise ValueError(f"unknown kind {kind!r}")
 
 

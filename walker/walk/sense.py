@@ -12,12 +12,14 @@ both read a bridge the same way.
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import NamedTuple
 
 from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex, stem
 
 SAME_SENSE_CLOSENESS = 0.5  # passages this close in meaning, their shared word left out, are about one thing
+COHESION = 0.4  # a thread's words the vault uses together at least this much (word_closeness) are one concept
 SAME_TOPIC_SIMILARITY = 0.1  # notes this close are about one subject: a word they share keeps its sense
 # Words that join any phrase to anything: "the middle" and "in the middle" are not one phrase.
 GLUE = frozenset("""a an and are as at be by for from has have in into is it its of on or so that the their then
@@ -85,6 +87,25 @@ def _phrases(text: str, word: str) -> set[tuple[int, str]]:
             if 0 <= at + side < len(words) and words[at + side] not in GLUE and words[at + side] != word:
                 found.add((side, words[at + side]))
     return found
+
+
+def cohesive(terms: tuple[str, ...], index: TextIndex) -> bool:
+    """Whether a thread's terms make one concept: a phrase both passages use, or words the vault uses together.
+
+    "sync" and "devices", "ferment" and "sour" go together in the vault's notes; "whilst" and
+    "aware", "exists" and "links" meet only in the two sentences that happen to hold both.
+    """
+    if any(" " in term for term in terms):
+        return True
+    return any(index.word_closeness(a, b) >= COHESION for a, b in itertools.combinations(terms, 2))
+
+
+def everyday_terms(a: str, b: str, terms: tuple[str, ...], index: TextIndex) -> frozenset[str]:
+    """The terms both passages write only with words everyday English uses ("middle", "public release")."""
+    def everyday(text: str, term: str) -> bool:
+        return all(word in index.everyday for word in surface_forms(text, [term])[0].split())
+
+    return frozenset(t for t in terms if everyday(a, t) and everyday(b, t))
 
 
 def surface_forms(text: str, stems: tuple[str, ...] | list[str]) -> list[str]:

@@ -20,6 +20,10 @@ from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, stem
 from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
 from walker.walk.kinds import (
+    APART,
+    DOMAIN_APART,
+    ONE_DOMAIN,
+    ONE_FOLDER,
     OTHER_FOLDER_CONCEPT,
     SAME_CONCEPT,
     THREAD_WORDS,
@@ -28,7 +32,7 @@ from walker.walk.kinds import (
     is_question,
     word,
 )
-from walker.walk.sense import surface_forms, thread
+from walker.walk.sense import cohesive, everyday_terms, surface_forms, thread
 from walker.wander import (
     Item,
     central_sentence,
@@ -135,7 +139,10 @@ class ExtractiveEngine:
         same_concept = _one_subject(context, end_a.path, end_b.path, frozenset(rare))
         joined = thread(text_a, text_b, context.index, same_concept)
         joined = joined._replace(terms=tuple(t for t in joined.terms if set(t.split()) & rare))
-        pair = Pair(_name(end_a), _name(end_b), text_a, text_b, joined, same_concept, linked=via is not None)
+        pair = Pair(_name(end_a), _name(end_b), text_a, text_b, joined, same_concept, linked=via is not None,
+                    domains=_domains(context, end_a.path, end_b.path),
+                    everyday=everyday_terms(text_a, text_b, joined.terms, context.index),
+                    cohesive=cohesive(joined.terms, context.index))
         kind = classify(pair)
         if kind is None:
             return None
@@ -239,6 +246,12 @@ def _one_subject(context: WalkContext, a: str, b: str, thread: frozenset[str]) -
     closeness = context.index.note_closeness(a, b, thread)
     same_folder = a.partition("/")[0] == b.partition("/")[0] and "/" in a and "/" in b
     return closeness >= (SAME_CONCEPT if same_folder else OTHER_FOLDER_CONCEPT)
+
+
+def _domains(context: WalkContext, a: str, b: str) -> str:
+    if "/" in a and a.partition("/")[0] == b.partition("/")[0]:
+        return ONE_FOLDER
+    return ONE_DOMAIN if context.index.domain_closeness(a, b) >= DOMAIN_APART else APART
 
 
 def _stems(text: str) -> frozenset[str]:
