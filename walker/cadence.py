@@ -108,7 +108,7 @@ def _run(vault: Path, store: PoolStore, report: RunReport, now: datetime, force:
 
         target = Path(site_dir) if Path(site_dir).is_absolute() else vault / site_dir
         try:
-            report.site = str(build_site(vault, target))
+            report.site = str(build_site(vault, target).index)
         except SiteError as exc:
             report.problems.append(f"the site was not rebuilt: {exc}")
 

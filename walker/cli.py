@@ -649,8 +649,10 @@ def site_build(vault: Path, output: Path | None) -> None:
     from walker.site.build import build_site
 
     target = output or vault.resolve().parent / f"{vault.resolve().name}-site"
-    index = build_site(vault, target)
-    click.echo(f"built {index}")
+    built = build_site(vault, target)
+    for warning in built.warnings:
+        click.echo(f"warning: {warning}", err=True)
+    click.echo(f"built {built.index}")
 
 
 @site.command("serve")

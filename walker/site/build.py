@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import importlib.resources
+import logging
 import os
+import re
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -96,8 +99,19 @@ def site_config(vault: Path, site_dir: Path) -> dict[str, Any]:
     }
 
 
-def build_site(vault: Path, site_dir: Path, strict: bool = True) -> Path:
-    """Build the site into ``site_dir``; returns the path of its index.html."""
+@dataclass(frozen=True)
+class BuiltSite:
+    index: Path  # the site's index.html
+    warnings: list[str]  # what a cited note's own text broke (a link to nothing, a missing anchor), by note
+
+
+def build_site(vault: Path, site_dir: Path, strict: bool = True) -> BuiltSite:
+    """Build the site into ``site_dir``.
+
+    Strict applies to walker's own pages: a warning there fails the build. A cited note is the
+    user's text, and what it breaks is reported in ``warnings`` (naming the note and the link),
+    never a reason to fail: a note's content must not stop the weekly review.
+    """
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
@@ -109,20 +123,45 @@ def build_site(vault: Path, site_dir: Path, strict: bool = True) -> Path:
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     # MkDocs empties its output folder first; it gets a new one of walker's, swapped in when done.
     fresh = Path(tempfile.mkdtemp(prefix=".walker-site-new-", dir=target.parent))
+    heard = _Warnings()
+    logging.getLogger("mkdocs").addHandler(heard)
     try:
         with tempfile.TemporaryDirectory(prefix="walker-site-") as workdir:
             config_file = Path(workdir) / "mkdocs.yml"
             config_file.write_text(yaml.safe_dump(site_config(vault, fresh)), encoding="utf-8")
             try:
-                config = load_config(config_file=str(config_file), strict=strict)
-                build(config)
+                build(load_config(config_file=str(config_file), strict=False))
             except (MkDocsException, SystemExit) as exc:
                 raise SiteError(f"the site did not build: {exc}") from exc
+        own = [w for w in heard.messages if not NOTE_PAGE.search(w)]
+        if strict and own:
+            raise SiteError("the site did not build: " + "; ".join(own))
         (fresh / MARKER).write_text("Built by walker; `walker site build` replaces this folder.\n", encoding="utf-8")
         _swap_in(vault, fresh, target)
     finally:
+        logging.getLogger("mkdocs").removeHandler(heard)
         shutil.rmtree(fresh, ignore_errors=True)
-    return target / "index.html"
+    notes = [_plain_words(w) for w in heard.messages if NOTE_PAGE.search(w)]
+    return BuiltSite(target / "index.html", notes)
+
+
+NOTE_PAGE = re.compile(r"'notes/[^']*'")
+
+
+class _Warnings(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(level=logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(" ".join(record.getMessage().split()))
+
+
+def _plain_words(message: str) -> str:
+    """MkDocs speaks of the site's page ("Doc file 'notes/A.md'"); the user knows the note ("A.md")."""
+    message = re.sub(r"Doc file 'notes/([^']*)'", r"The note \1", message)
+    return re.sub(r"but the target 'notes/([^']*)' is not found among documentation files",
+                  r"and the site has no \1", message)
 
 
 def _swap_in(vault: Path, fresh: Path, target: Path) -> None:

@@ -17,12 +17,12 @@ from markdown.extensions.toc import slugify
 from walker.corpus import Resolver, find_subpath
 from walker.corpus.model import Block, Corpus, Heading
 from walker.corpus.parse import decode_uri, is_internal_url
+from walker.site.obsidian import regions
 
 # No class below may cross the "[" that opens another match: a line of "[[[[…" stays linear.
 WIKILINK = re.compile(r"(!?)\[\[((?:[^\[\]\n]|\[(?!\[))+?)]]")
 MARKDOWN_LINK = re.compile(r"(!?)\[([^\[\]\n]*)]\((<[^<>\n]+>|[^()\[\s]+)(\s+\"[^\"\n]*\")?\)")
 BLOCK_ID_AT_END = re.compile(r"(?<=\s)\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
-FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _CODE_OR_WIKILINK = re.compile(r"(!?\[\[(?:[^\[\]\n]|\[(?!\[))+?]]|`+[^`]*`+)")
 
 
@@ -138,16 +138,10 @@ def _escape(label: str) -> str:
 
 
 def _outside_code(markdown: str, rewrite: Callable[[str], str]) -> str:
-    """Apply ``rewrite`` to every line outside fenced code, and outside inline code spans."""
-    out, fence = [], None
-    for line in markdown.split("\n"):
-        opened = FENCE.match(line)
-        if fence:
-            fence = None if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence) else fence
-            out.append(line)
-            continue
-        if opened:
-            fence = opened.group(1)
+    """Apply ``rewrite`` to every line outside code (fenced or indented), and outside inline code spans."""
+    out = []
+    for line, code in regions(markdown):
+        if code:
             out.append(line)
             continue
         # A wikilink may hold code in its label ([[Note#`id`|the `id` rules]]): it is taken whole first.

@@ -29,6 +29,7 @@ from walker.site.links import (
     _outside_code,
     block_anchor,
 )
+from walker.site.obsidian import as_obsidian_shows
 
 STATUS_TITLES = {
     "active": "Active", "muted": "Muted", "discharged": "Discharged", "rejected": "Rejected",
@@ -216,7 +217,7 @@ def _record_page(record: StoredRecord, source: str, page: str, ages: dict[str, i
     data = record.data
     title = data.get("title") or record.id
     lines = [f"# {_text(str(title))}", "", f"`{record.id}` · status **{_text(str(data.get('status')))}** · "
-             f"[Edit in Obsidian]({links.obsidian_url(source)}) · `{_text(source)}`", ""]
+             f"[Edit in Obsidian]({links.obsidian_url(source)}) · {_code(source)}", ""]
     conclusion = data.get("conclusion")
     if conclusion:
         lines += [f"**Confirmed** on {_text(str(data.get('discharged', '')))}: the conclusion note is "
@@ -273,7 +274,7 @@ def _review_queue(records: list[StoredRecord], links: SiteLinks) -> str:
         source = f"{POOL}/noteworthy/{r.path.name}"
         outcome = str(r.data.get("human_review_outcome") or "")
         lines += [f"## {_text(str(r.data.get('title') or r.id))}", "",
-                  f"[{r.id}](hypotheses/{r.path.name}) · [Edit in Obsidian]({links.obsidian_url(source)}) · `{source}`", "",
+                  f"[{r.id}](hypotheses/{r.path.name}) · [Edit in Obsidian]({links.obsidian_url(source)}) · {_code(source)}", "",
                   "> " + _text(str(r.data.get("claim", ""))), "",
                   f"- **rejection_reason**: {_text(str(r.data.get('rejection_reason', '')))}",
                   f"- **flagged_value_reason**: {_text(str(r.data.get('flagged_value_reason', '')))}",
@@ -301,18 +302,20 @@ def _note_page(root: Path, path: str, page: str, corpus: Corpus, links: SiteLink
     _, body, _ = split_frontmatter(text)
     body, cut = _cut_long(body)
     body, capped = _cap_nesting(body)
+    # The note's own H1 stays its title; a note without one gets its file name. Either way, one H1.
+    heading, _, rest = body.lstrip().partition("\n") if re.match(r"\s*# ", body) else ("", "", body)
+    body = "\n".join(filter(None, [heading, as_obsidian_shows(rest, titled=True)]))
     body = _outside_code(body, _block_id_to_attribute)
     body = re.sub(r"(?m)^\^[A-Za-z0-9-]+[ \t]*$", "", body)  # a standalone id under a table: no anchor possible
     body = _defuse_brackets(links.convert(body, path, page))
-    opener = f"[Open in Obsidian]({links.obsidian_url(path)}) · `{_text(path)}`"
+    opener = f"[Open in Obsidian]({links.obsidian_url(path)}) · {_code(path)}"
     if cut:
         opener += (f"\n\n!!! note \"Shortened\"\n    This note is long: the page shows its first {cut}. "
                    "Open it in Obsidian to read the rest.")
     if capped:
         opener += (f"\n\n!!! warning \"Flattened\"\n    {capped} lines nest lists or quotes deeper than {MAX_NESTING} "
                    "levels; they are shown at that depth. Obsidian shows the note as written.")
-    # The note's own H1 stays its title; a note without one gets its file name.
-    title, _, rest = body.lstrip().partition("\n") if re.match(r"\s*# ", body) else (f"# {_text(note.title)}", "", body)
+    title, _, rest = body.partition("\n") if heading else (f"# {_text(note.title)}", "", body)
     return f"{title}\n\n{opener}\n\n{rest}\n"
 
 
@@ -509,6 +512,11 @@ def _text(value: str) -> str:
     """Untrusted text as inert Markdown: HTML escaped, link and emphasis syntax neutralised."""
     escaped = html.escape(value, quote=False)
     return re.sub(r"([\\`*_\[\]<>|{}])", r"\\\1", escaped)
+
+
+def _code(value: str) -> str:
+    """Untrusted text as a code span: Markdown escapes its content once, so "&" shows as "&"."""
+    return f"`` {value.replace('`', 'ˋ').replace(chr(10), ' ')} ``"
 
 
 def _text_keep_markup(value: str) -> str:

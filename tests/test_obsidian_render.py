@@ -1,0 +1,78 @@
+"""Cited notes on the site look as Obsidian shows them, and what a note breaks never fails the build."""
+
+import re
+
+import pytest
+from conftest import SAMPLE_VAULT, copy_vault_files, write_vault
+from test_site import NOW
+
+from walker.site.build import build_site
+from walker.site.obsidian import as_obsidian_shows, regions
+from walker.walk.runner import WalkOptions, run_walk
+from walker.workspace import Workspace
+
+
+@pytest.mark.parametrize("written, shown", [
+    ("Seen. %% hidden %% Also seen.", "Seen.  Also seen."),
+    ("%% a whole line %%\nSeen.", "Seen."),
+    ("Before\n%%\nhidden [[Quorum]]\n%%\nAfter", "Before\nAfter"),
+    ("```\n%% code keeps it %%\n```", "```\n%% code keeps it %%\n```"),
+    ("Check these:\n- one\n- two", "Check these:\n\n- one\n- two"),  # a list right after a paragraph line
+    ("- one\n- two", "- one\n- two"),
+    ("# Title\n\ntext\n\n# Again", "# Title\n\ntext\n\n## Again"),
+    ('<span class="git-footer">Edited</span>', "Edited"),
+    ("![chart](https://example.com/c.png)", "[Picture (online): chart](https://example.com/c.png)"),
+    ("para\n\n    [x](www.example.com/y) <b>kept</b> %% kept %%", "para\n\n    [x](www.example.com/y) <b>kept</b> %% kept %%"),
+    ("- item\n    - nested <i>x</i>", "- item\n    - nested x"),  # four spaces under a list item: not code
+])
+def test_note_text_as_obsidian_shows_it(written, shown):
+    assert as_obsidian_shows(written) == shown
+
+
+def test_callouts_become_admonitions():
+    shown = as_obsidian_shows("> [!tip] Worth knowing\n> body **bold**\n>\n> more\n\nafter")
+    assert '!!! tip "Worth knowing"\n    body **bold**\n\n    more' in shown and shown.endswith("after")
+    assert as_obsidian_shows("> [!FAQ]- Folded\n> x").strip().startswith('??? question "Folded"')
+    assert as_obsidian_shows("> [!unknownkind]\n> x").strip().startswith('!!! note "Unknownkind"')
+    assert as_obsidian_shows("> a plain quote") == "> a plain quote"
+
+
+def test_indented_code_is_told_from_a_nested_list():
+    lines = list(regions("text\n\n    code\n\n- item\n    nested\n\n        deeper code?"))
+    assert [code for _, code in lines] == [False, False, True, False, False, False, False, False]
+    # A callout's list, shown as an admonition, holds links to convert, not code.
+    admonition = as_obsidian_shows("> [!info] Navigation\n> ### Basics\n>\n> - [[About]]\n>   - [[Nested]]")
+    assert [code for _, code in regions(admonition)] == [False] * len(admonition.split("\n"))
+
+
+BROKEN = {
+    "Systems/Salt & Pepper Notes.md": (
+        "---\ntags: [systems]\n---\n# Salt & Pepper Notes\n\n"
+        "%% a hidden comment %%\nRetries need an idempotency key, or the retry does the work twice.\n\n"
+        "Things to check before a retry:\n- the request is idempotent\n- the server is not overloaded\n\n"
+        "# A second title\n\n> [!note] Worth knowing\n> A callout body.\n\n"
+        '<span class="git-footer">Edited by someone</span>\n\n'
+        "![a remote picture](https://example.com/picture.png)\n\n"
+        "    [More information](www.mytheme.com/dnd_callouts)\n\n"
+        "See [the old page][old] and [[Retries and Backoff]].\n\n[old]: Old%20Page.md\n"
+    ),
+}
+
+
+def test_a_broken_note_renders_and_its_bad_link_is_a_warning_naming_it(tmp_path):
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    write_vault(vault, BROKEN)
+    run_walk(Workspace.open(vault),
+             WalkOptions(now=NOW, random_seed=0, seed_note="Salt & Pepper Notes"))
+    built = build_site(vault, tmp_path / "site")
+    assert any("Systems/Salt & Pepper Notes.md" in w and "Old%20Page.md" in w for w in built.warnings), built.warnings
+    html = (tmp_path / "site" / "notes" / "Systems" / "Salt & Pepper Notes.html").read_text()
+    body = html[html.index("<article"):html.index("</article>")]
+    assert "%%" not in body and "hidden comment" not in body
+    assert body.count("<h1") == 1 and re.search(r"<h2[^>]*>A second title", body)
+    assert 'class="admonition note"' in body and "[!note]" not in body
+    assert re.search(r"<ul>\s*<li>the request is idempotent</li>", body)
+    assert "git-footer" not in body and "Edited by someone" in body
+    assert not re.search(r"<img[^>]+https://", body) and "Picture (online): a remote picture" in body
+    assert "[More information](www.mytheme.com/dnd_callouts)" in body  # code stays as written
+    assert "&amp;amp;" not in body and "Salt &amp; Pepper Notes.md" in body

@@ -1,0 +1,133 @@
+"""A note's Markdown as Obsidian shows it, rewritten so Python-Markdown renders it the same way.
+
+Obsidian hides ``%% comments %%``, draws ``> [!note]`` callouts as boxes, starts a list
+right after a paragraph line, and reads raw HTML. The site shows the same note: comments
+gone, callouts as admonitions, a blank line put before such lists, HTML tags reduced to
+their text (the sanitiser still runs after), one H1 per page, and remote pictures as a
+labelled link (the site works offline). Code, fenced or indented, is left exactly as written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+\S")
+ADMONITION = re.compile(r"^(?:!!!|\?\?\?\+?) [a-z]")
+CALLOUT = re.compile(r"^>[ \t]?\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)$")
+HTML_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
+REMOTE_PICTURE = re.compile(r"!\[([^\[\]\n]*)\]\((https?://[^()\s]+)(?:\s+\"[^\"\n]*\")?\)")
+# Obsidian's callout types and their aliases, as Material for MkDocs names its admonitions.
+CALLOUT_TYPES = {
+    "note": "note", "abstract": "abstract", "summary": "abstract", "tldr": "abstract", "info": "info",
+    "todo": "todo", "tip": "tip", "hint": "tip", "important": "tip", "success": "success", "check": "success",
+    "done": "success", "question": "question", "help": "question", "faq": "question", "warning": "warning",
+    "caution": "warning", "attention": "warning", "failure": "failure", "fail": "failure", "missing": "failure",
+    "danger": "danger", "error": "danger", "bug": "bug", "example": "example", "quote": "quote", "cite": "quote",
+}
+
+
+def regions(markdown: str) -> Iterator[tuple[str, bool]]:
+    """Each line, and whether it is code (in a fence, or an indented code block).
+
+    The body of an admonition (``!!! note``, written for a callout) is indented four spaces;
+    it is read as if it were not.
+    """
+    fence: str | None = None
+    previous_blank, in_list, in_indented, in_admonition = True, False, False, False
+    for line in markdown.split("\n"):
+        if in_admonition and line.strip() and not line.startswith("    "):
+            in_admonition = False
+        text = line[4:] if in_admonition else line
+        opened = FENCE.match(text)
+        if fence:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = None
+            yield line, True
+            continue
+        if opened:
+            fence = opened.group(1)
+            yield line, True
+            continue
+        blank = not text.strip()
+        indented = text.startswith(("    ", "\t"))
+        if indented and not blank and not in_list and (previous_blank or in_indented):
+            in_indented = True
+            yield line, True
+            previous_blank = False
+            continue
+        if not blank:
+            in_indented = False
+            if LIST_ITEM.match(text):
+                in_list = True
+            elif not indented:
+                in_list = False
+            if ADMONITION.match(text):
+                in_admonition, previous_blank, in_list = True, True, False
+                yield line, False
+                continue
+        yield line, False
+        previous_blank = blank
+
+
+def as_obsidian_shows(markdown: str, titled: bool = False) -> str:
+    """The note body rewritten so the page shows what Obsidian shows. ``titled``: the page already
+    has its H1, so every H1 in the body reads as a section."""
+    out: list[str] = []
+    in_comment = False
+    seen_h1 = titled
+    previous = ""
+    lines = list(regions(markdown))
+    at = 0
+    while at < len(lines):
+        line, code = lines[at]
+        at += 1
+        if code:
+            out.append(line)
+            previous = line
+            continue
+        line, in_comment = _without_comments(line, in_comment)
+        if line is None:
+            continue
+        if callout := CALLOUT.match(line):
+            body = []
+            while at < len(lines) and not lines[at][1] and lines[at][0].startswith(">"):
+                body.append(re.sub(r"^>[ \t]?", "", lines[at][0]))
+                at += 1
+            out += ["", *_admonition(callout, body), ""]
+            previous = ""
+            continue
+        if line.startswith("# "):
+            if seen_h1:
+                line = "#" + line  # one H1 a page: later ones read as sections
+            seen_h1 = True
+        if LIST_ITEM.match(line) and previous.strip() and not LIST_ITEM.match(previous) \
+                and not previous.startswith((" ", "\t", ">", "|")):
+            out.append("")  # Obsidian starts a list right after a paragraph line; Python-Markdown needs a blank line
+        line = HTML_TAG.sub("", line)
+        line = REMOTE_PICTURE.sub(lambda m: f"[Picture (online): {m.group(1) or m.group(2)}]({m.group(2)})", line)
+        out.append(line)
+        previous = line
+    return "\n".join(out)
+
+
+def _without_comments(line: str, in_comment: bool) -> tuple[str | None, bool]:
+    """The line with ``%% … %%`` removed, and whether a comment is still open after it. None: the
+    whole line was hidden."""
+    if "%%" not in line and not in_comment:
+        return line, False
+    pieces = line.split("%%")
+    kept = [piece for number, piece in enumerate(pieces) if (number % 2 == 0) != in_comment]
+    still_open = in_comment != (len(pieces) % 2 == 0)
+    text = "".join(kept)
+    if not text.strip() and (in_comment or still_open or line.strip().startswith("%%")):
+        return None, still_open
+    return text.rstrip() if text.strip() else text, still_open
+
+
+def _admonition(callout: re.Match[str], body: list[str]) -> list[str]:
+    kind = CALLOUT_TYPES.get(callout.group(1).lower(), "note")
+    title = HTML_TAG.sub("", callout.group(3)).replace('"', "'").strip() or callout.group(1).capitalize()
+    marker = {"-": "???", "+": "???+"}.get(callout.group(2), "!!!")
+    return [f'{marker} {kind} "{title}"', *(("    " + line) if line.strip() else "" for line in body)]
