@@ -116,9 +116,9 @@ def test_review_queue_and_hypotheses_tables(site, page):
     assert page.locator("article table a[href^='hyp-']").count() >= 1
     page.goto((site / "review.html").as_uri())
     text = page.inner_text("article")
-    if "Nothing to review" not in text:
-        assert "rejection_reason" in text and "flagged_value_reason" in text and "human_review_outcome" in text
-        assert page.locator("a[href^='obsidian://open?vault=']").count() >= 1
+    assert re.search(r"\d+ of \d+ decided", text) and "Soonest to expire first" in text
+    assert page.locator("article h3 a[href^='hypotheses/hyp-']").count() >= 1
+    assert not re.search(r"rejection_reason|flagged_value_reason|§", text)  # plain words, no field names
     assert page.external == [] and page.dialogs == []
 
 
@@ -178,3 +178,45 @@ def test_hostile_file_folder_and_heading_names_run_nothing(hostile_site, page):
     page.keyboard.type("onerror")
     page.wait_for_timeout(1500)
     assert page.dialogs == [] and page.external == []
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_decision_journey(site, browser, width, scheme, tmp_path_factory):
+    """Home → needs a decision → a hypothesis → its confirm command → the cited note, as a reviewer would."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("requestfailed", lambda r: problems.append(f"failed: {r.url}"))
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    out = Path(tmp_path_factory.getbasetemp()) / "screenshots"
+    out.mkdir(exist_ok=True)
+    serious: list[str] = []
+
+    def check(name: str) -> None:
+        page.wait_for_load_state()
+        page.screenshot(path=str(out / f"journey-{name}-{scheme}-{width}.png"), full_page=True)
+        found = Axe().run(page, options={"preload": False}).response["violations"]  # no XHR for stylesheets
+        serious.extend(f"{name}: {v['id']} ({v['impact']})" for v in found if v["impact"] in ("serious", "critical"))
+
+    page.goto((site / "index.html").as_uri())
+    check("home")
+    page.locator("article a[href='review.html']").first.click()
+    check("queue")
+    assert "Needs a decision" in page.inner_text("h1")
+    page.locator("article h3 a[href^='hypotheses/hyp-']").first.click()
+    check("hypothesis")
+    record = re.search(r"hyp-[\w-]+", page.url).group(0)
+    commands = page.locator("article pre code").all_inner_texts()
+    assert any(c.startswith(f"walker discharge {record} ") and "--statement" in c for c in commands), commands
+    assert page.locator("article button[data-md-type='copy']").count() >= 4  # each command has a copy button
+    assert page.locator("article a[href^='obsidian://open?vault=']").count() >= 1
+    page.locator("article a[href*='notes/']").first.click()
+    check("note")
+    assert "/notes/" in page.url
+    context.close()
+    assert problems == []
+    assert serious == []

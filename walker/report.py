@@ -15,10 +15,9 @@ from typing import Any
 
 import yaml
 
-from walker.pool.records import Candidate, note_link, ref_link
+from walker.pool.records import KIND_WORDS, Candidate, note_link, ref_link
 from walker.walk.critic import Verdict
 from walker.walk.engines.base import InventoryEntry
-from walker.walk.kinds import KIND_WORDS
 from walker.wander import Neighbourhood
 
 SOURCE_WORDS = {
@@ -115,7 +114,7 @@ def _survivors(outcome: WalkOutcome) -> str:
     blocks = []
     kept = [(outcome.candidates[index], hyp_id) for index, hyp_id in outcome.hypothesis_ids.items()]
     for kind in dict.fromkeys(c.kind for c, _ in kept):
-        heading, meaning = KIND_WORDS.get(kind, ("Other", ""))
+        _, heading, meaning = KIND_WORDS.get(kind, ("", "Other", ""))
         blocks.append(f"### {heading}" + (f"\n\n*{meaning[:1].upper()}{meaning[1:]}.*" if meaning else ""))
         blocks += [_survivor(c, hyp_id) for c, hyp_id in kept if c.kind == kind]
     return "\n\n".join(blocks)

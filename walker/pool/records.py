@@ -19,6 +19,14 @@ IMPACTS = ("add", "rewrite")
 STATUSES = ("active", "muted", "discharged", "rejected", "archived", "superseded")
 NOTEWORTHY_STATUS = "rejected-but-noteworthy"
 REVIEW_OUTCOMES = ("", "rewrite", "archive", "leave")
+KINDS = ("missing-link", "tension", "answer", "analogy")  # what a walk's hypothesis is (walk/kinds.py finds them)
+# How a reader meets each kind: its name, a heading for a group of them, and what one of them is.
+KIND_WORDS = {
+    "missing-link": ("Missing link", "Missing links", "two notes about one thing that no chain of two links joins"),
+    "tension": ("Tension", "Tensions", "two passages on one subject, one denying what the other says"),
+    "answer": ("Answer", "Answers", "an open question, and a passage elsewhere that may answer it"),
+    "analogy": ("Analogy", "Analogies", "one mechanism in two domains"),
+}
 FOLDER_OF_STATUS = {
     "active": "active", "muted": "active", "discharged": "discharged", "rejected": "rejected",
     "archived": "archived", "superseded": "archived", NOTEWORTHY_STATUS: "noteworthy",
@@ -175,6 +183,8 @@ def validate(record: Mapping[str, Any]) -> list[str]:
         problems.append(f"confidence {record.get('confidence')!r} is not one of {', '.join(CONFIDENCES)}")
     if record.get("impact") not in IMPACTS:
         problems.append(f"impact {record.get('impact')!r} is not add or rewrite")
+    if record.get("kind") not in (None, "", *KINDS):
+        problems.append(f"kind {record.get('kind')!r} is not one of {', '.join(KINDS)}")
     if not isinstance(record.get("expires_after_walks"), int):
         problems.append("expires_after_walks is not a whole number")
     return problems

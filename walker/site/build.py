@@ -83,7 +83,8 @@ def site_config(vault: Path, site_dir: Path) -> dict[str, Any]:
             "name": "material",
             "custom_dir": str(base / "overrides"),
             "font": False,
-            "features": ["content.action.edit", "navigation.sections", "navigation.top", "search.highlight"],
+            "features": ["content.action.edit", "content.code.copy", "navigation.sections", "navigation.top",
+                         "search.highlight"],
             "palette": [
                 {"media": "(prefers-color-scheme: light)", "scheme": "default", "primary": "brown", "accent": "deep orange",
                  "toggle": {"icon": "material/brightness-7", "name": "Switch to dark mode"}},

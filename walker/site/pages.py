@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+import shlex
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
@@ -20,7 +21,7 @@ from typing import Any
 from walker.corpus import Corpus, find_subpath, load_corpus
 from walker.corpus.parse import split_frontmatter
 from walker.corpus.text import Paragraph, read_paragraphs
-from walker.pool.records import STATUSES, validate
+from walker.pool.records import KIND_WORDS, REVIEWER_HEADING, STATUSES, validate
 from walker.pool.store import POOL, PoolStore, StoredRecord
 from walker.site.links import (
     BLOCK_ID_AT_END,
@@ -97,7 +98,8 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
     ages = _ages(runs)
 
     site = Site(name)
-    site.pages.append(SitePage("index.md", _dashboard(name, records, reports, runs, corpus, links)))
+    queue = waiting(records, max((str(run.get("started", "")) for run in runs), default=""))
+    site.pages.append(SitePage("index.md", _dashboard(name, records, reports, runs, corpus, queue)))
     site.pages.append(SitePage("reports/index.md", _reports_index(reports, runs)))
     for report in reports:
         text = report.read_text(encoding="utf-8")
@@ -108,8 +110,8 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
     for record in records:
         page = f"hypotheses/{record.path.name}"
         source = f"{POOL}/{record.folder}/{record.path.name}"
-        site.pages.append(SitePage(page, _record_page(record, source, page, ages, corpus, links), False, source))
-    site.pages.append(SitePage("review.md", _review_queue(records, links)))
+        site.pages.append(SitePage(page, _record_page(record, source, page, ages, corpus, links, root), False, source))
+    site.pages.append(SitePage("review.md", _review_queue(queue)))
     site.pages.append(SitePage("log.md", _log(root, links)))
     for path in cited:
         page = f"notes/{path}"
@@ -121,7 +123,7 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
         {"Home": "index.md"},
         {"Reports": ["reports/index.md", *(f"reports/{r.name}" for r in reports[:NAV_REPORTS])]},
         {"Hypotheses": "hypotheses/index.md"},
-        {"Review queue": "review.md"},
+        {"Needs a decision": "review.md"},
         {"Log": "log.md"},
         {"How to review": "how-to-review.md"},
     ]
@@ -132,19 +134,25 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
 
 
 def _dashboard(name: str, records: list[StoredRecord], reports: list[Path], runs: list[dict[str, Any]],
-               corpus: Corpus, links: SiteLinks) -> str:
+               corpus: Corpus, queue: list[Waiting]) -> str:
     counts = Counter(str(r.data.get("status")) for r in records)
-    waiting = [r for r in records if r.folder == "noteworthy" and not r.data.get("human_review_outcome")]
     invalid = [r for r in records if validate(r.data)]
     broken = [r for r in records if r.folder == "active" and _dead_refs(r, corpus)]
     by_walk = {str(run.get("walk_id")): run for run in runs}
     lines = [f"# Walks in {_text(name)}", ""]
-    shown = [s for s in (*STATUSES, "rejected-but-noteworthy") if counts.get(s) or s in ("active", "rejected-but-noteworthy")]
-    lines += [" · ".join(f"[**{counts.get(s, 0)}** {STATUS_TITLES[s].lower()}](hypotheses/index.md#{_status_anchor(s)})"
-                         for s in shown), ""]
-    if waiting:
-        lines += [f"**Waiting for you:** {len(waiting)} noteworthy "
-                  f"{'entry' if len(waiting) == 1 else 'entries'} in the [review queue](review.md).", ""]
+    decided = sum(1 for w in queue if w.decided)
+    if queue:
+        new = sum(1 for w in queue if w.new)
+        lines += [f'!!! tip "Needs a decision: {len(queue)}"',
+                  f"    [**{len(queue) - decided} hypotheses wait for you**](review.md)"
+                  + (f", {new} of them new this week" if new else "")
+                  + (f"; {decided} decided in Obsidian, applied at the next `walker review`." if decided else "."), ""]
+    else:
+        lines += ["Nothing waits for a decision.", ""]
+    shown = [s for s in (*STATUSES, "rejected-but-noteworthy") if counts.get(s)]
+    if shown:
+        lines += [" · ".join(f"[**{counts.get(s, 0)}** {STATUS_TITLES[s].lower()}](hypotheses/index.md#{_status_anchor(s)})"
+                             for s in shown), ""]
     lines += ["## Latest walks", ""]
     if not reports:
         lines.append("No walk yet. Run `walker walk` in the vault, then build this site again.")
@@ -213,11 +221,14 @@ def _hypotheses_index(records: list[StoredRecord], ages: dict[str, int]) -> str:
 
 
 def _record_page(record: StoredRecord, source: str, page: str, ages: dict[str, int], corpus: Corpus,
-                 links: SiteLinks) -> str:
+                 links: SiteLinks, vault: Path) -> str:
     data = record.data
     title = data.get("title") or record.id
-    lines = [f"# {_text(str(title))}", "", f"`{record.id}` · status **{_text(str(data.get('status')))}** · "
-             f"[Edit in Obsidian]({links.obsidian_url(source)}) · {_code(source)}", ""]
+    kind = str(data.get("kind") or "")
+    about = [f"**{_text(KIND_WORDS[kind][0])}**: {_text(KIND_WORDS[kind][2])}"] if kind in KIND_WORDS else []
+    lines = [f"# {_text(str(title))}", "",
+             " · ".join([*about, f"status **{_text(STATUS_TITLES.get(str(data.get('status')), str(data.get('status'))).lower())}**",
+                         f"[Open the record in Obsidian]({links.obsidian_url(source)})", _code(record.id)]), ""]
     conclusion = data.get("conclusion")
     if conclusion:
         lines += [f"**Confirmed** on {_text(str(data.get('discharged', '')))}: the conclusion note is "
@@ -229,10 +240,11 @@ def _record_page(record: StoredRecord, source: str, page: str, ages: dict[str, i
     lines += ["## Evidence", ""]
     for ref in data.get("supporting_refs") or []:
         lines += _evidence(str(ref), page, corpus, links)
+    if record.folder in ("active", "noteworthy"):
+        lines += _decide(record, source, vault, links)
     if data.get("status") == "rejected-but-noteworthy":
         lines += ["## Why the critic rejected it", "", _text(str(data.get("rejection_reason", ""))), "",
-                  "## Why it is worth a look", "", _text(str(data.get("flagged_value_reason", ""))), "",
-                  "## Review", "", f"human_review_outcome: **{_text(str(data.get('human_review_outcome') or 'not decided'))}**", ""]
+                  "## Why it is worth a look", "", _text(str(data.get("flagged_value_reason", ""))), ""]
     else:
         for key, label in (("why_it_matters", "Why it may matter"), ("applies_when", "Applies when"),
                            ("never_applies_when", "Never when"), ("disconfirm_if", "Wrong if")):
@@ -243,11 +255,61 @@ def _record_page(record: StoredRecord, source: str, page: str, ages: dict[str, i
         lines += ["## Assessment", "", f"Confidence **{_text(str(data.get('confidence')))}**, impact "
                   f"**{_text(str(data.get('impact')))}**: {_text(str(data.get('impact_reason', '')))}", "",
                   f"Age: {ages.get(str(data.get('walk')), 0)} walks; expires after {data.get('expires_after_walks')}.", ""]
+    lines += ["## Reviewer notes", "", _reviewer_notes(record, source, page, links), ""]
     if data.get("walk"):
         walk_page = links.pages.get(f"{POOL}/reports/{data['walk']}.md")
         if walk_page:
             lines.append(f"From the walk of [{_text(str(data['walk']))}]({links.relative(page, walk_page)}).")
     return "\n".join(lines) + "\n"
+
+
+def _decide(record: StoredRecord, source: str, vault: Path, links: SiteLinks) -> list[str]:
+    """The decide box: each choice with its exact command, and the properties that do the same in Obsidian."""
+    where = shlex.quote(str(vault.resolve()))
+    def command(action: str, *options: str) -> str:
+        return " \\\n    ".join([f"walker {action} {record.id} {where}", *options])
+
+    open_record = f"[open the record in Obsidian]({links.obsidian_url(source)})"
+    if record.folder == "noteworthy":
+        decided = str(record.data.get("human_review_outcome") or "")
+        return ["## Decide", "",
+                f"Your decision so far: **{_text(decided) if decided else 'none'}**. In Obsidian, {open_record} and set "
+                "the property **human_review_outcome** to one of:", "",
+                "- `rewrite`: walk again from this claim; if the new walk keeps something, this entry is archived;",
+                "- `archive`: retire it without a verdict;",
+                "- `leave`: keep it here as it is.", "",
+                "`walker review` (run by the weekly timer) applies it. To archive it now, in a terminal:", "",
+                _command_block(command("archive")), ""]
+    decided = str(record.data.get("review") or "")
+    return ["## Decide", "",
+            *([f"You decided **{_text(decided)}** in Obsidian; `walker review` (run by the weekly timer) applies it.", ""]
+              if decided else []),
+            "**It holds.** A new note is written to your inbox, in your words, and the hypothesis is retired as "
+            "confirmed:", "",
+            _command_block(command("discharge", '--source "what shows it holds"', '--statement "the fact, in your words"')), "",
+            "**It is wrong.** The hypothesis is retired as rejected, and walks will not propose it again:", "",
+            _command_block(command("reject", '--evidence "what shows it is wrong"')), "",
+            "**Not now.** Mute keeps it here but never brings it up on its own; archive retires it without a verdict:", "",
+            _command_block(command("mute")), "", _command_block(command("archive")), "",
+            f"**Or decide in Obsidian**: {open_record} and set its properties, then `walker review` applies them.", "",
+            "| to | set |", "|---|---|",
+            "| confirm | `review: confirm`, `review_source: …` (what shows it holds), `review_statement: …` (the fact) |",
+            "| reject | `review: reject`, `review_evidence: …` (what shows it is wrong) |", ""]
+
+
+def _command_block(command: str) -> str:
+    fence = "`" * max(3, max((len(run) for run in re.findall(r"`+", command)), default=0) + 1)
+    return f"{fence} sh\n{command}\n{fence}"
+
+
+def _reviewer_notes(record: StoredRecord, source: str, page: str, links: SiteLinks) -> str:
+    """What reviewers wrote under the record's Reviewer notes heading, shown as Obsidian shows it."""
+    at = record.body.find(REVIEWER_HEADING)
+    notes = record.body[at + len(REVIEWER_HEADING):].strip() if at >= 0 else ""
+    if not notes:
+        return ("None yet. Write yours under **Reviewer notes** at the end of the record, in Obsidian: "
+                "walker never rewrites them.")
+    return links.convert(as_obsidian_shows(notes, titled=True), source, page)
 
 
 def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks) -> list[str]:
@@ -263,23 +325,79 @@ def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks) -> list[str
     return lines
 
 
-def _review_queue(records: list[StoredRecord], links: SiteLinks) -> str:
-    entries = [r for r in records if r.folder == "noteworthy"]
-    lines = ["# Review queue", "",
-             "Candidates the critic rejected but flagged as worth a human look (§11.6). Open one in Obsidian, set "
-             "`human_review_outcome` to `rewrite`, `archive` or `leave`, then run `walker review`.", ""]
-    if not entries:
-        lines.append("Nothing to review.")
-    for r in entries:
-        source = f"{POOL}/noteworthy/{r.path.name}"
-        outcome = str(r.data.get("human_review_outcome") or "")
-        lines += [f"## {_text(str(r.data.get('title') or r.id))}", "",
-                  f"[{r.id}](hypotheses/{r.path.name}) · [Edit in Obsidian]({links.obsidian_url(source)}) · {_code(source)}", "",
-                  "> " + _text(str(r.data.get("claim", ""))), "",
-                  f"- **rejection_reason**: {_text(str(r.data.get('rejection_reason', '')))}",
-                  f"- **flagged_value_reason**: {_text(str(r.data.get('flagged_value_reason', '')))}",
-                  f"- **human_review_outcome**: {_text(outcome) if outcome else '*not decided yet*'}", ""]
+@dataclass(frozen=True)
+class Waiting:
+    """A record that waits for a reviewer's decision, and what the queue says about it."""
+
+    record: StoredRecord
+    walks_left: int | None  # None: a noteworthy entry, which never expires
+    new: bool  # made within a week of the newest walk
+    decided: str  # what the reviewer set in Obsidian and `walker review` has not applied yet ("" if nothing)
+
+
+def waiting(records: list[StoredRecord], newest: str) -> list[Waiting]:
+    """Active and noteworthy records a reviewer has still to decide, soonest to expire and surest first."""
+    found = []
+    for r in records:
+        if r.folder == "active":
+            decided = str(r.data.get("review") or "").strip().lower()
+            left: int | None = _int(r.data.get("expires_after_walks"), 12) - _int(r.data.get("idle_walks"), 0)
+        elif r.folder == "noteworthy":
+            decided = str(r.data.get("human_review_outcome") or "").strip().lower()
+            if decided == "leave":
+                continue  # decided: it stays as it is
+            left = None
+        else:
+            continue
+        found.append(Waiting(r, left, _within_week(str(r.data.get("created", "")), newest), decided))
+    rank = {"high": 0, "medium": 1, "low": 2}
+    return sorted(found, key=lambda w: (w.walks_left is None, w.walks_left or 0,
+                                        rank.get(str(w.record.data.get("confidence")), 3), w.record.id))
+
+
+def _review_queue(queue: list[Waiting]) -> str:
+    decided = sum(1 for w in queue if w.decided)
+    lines = ["# Needs a decision", ""]
+    if not queue:
+        return "\n".join(lines + ["Nothing waits for you: every hypothesis has been decided.", ""])
+    lines += [f"**{decided} of {len(queue)} decided.** Open one, read its two passages, then confirm, reject, "
+              "mute or archive it: each page has the exact command, and the properties to set in Obsidian "
+              "instead. Decisions made in Obsidian take effect when `walker review` runs (the weekly run does it).",
+              "", "Soonest to expire first.", ""]
+    for w in queue:
+        r = w.record
+        badges = [_kind_label(r)] if r.data.get("kind") else []
+        badges.append(f"{r.data.get('confidence', '–')} confidence" if r.folder == "active" else
+                      "rejected by the critic, flagged as worth a look")
+        if w.walks_left is not None:
+            badges.append(f"expires in {max(w.walks_left, 0)} walks")
+        if r.data.get("status") == "muted":
+            badges.append("muted")
+        flags = (["*new this week*{: .walker-badge }"] if w.new else [])
+        flags += ["*expires soon*{: .walker-badge .walker-badge--soon }"] if w.walks_left is not None and w.walks_left <= 2 else []
+        flags += [f"*decided in Obsidian: {_text(w.decided)}, not yet applied*{{: .walker-badge .walker-badge--done }}"] if w.decided else []
+        lines += [f"### [{_text(str(r.data.get('title') or r.id))}](hypotheses/{r.path.name})", "",
+                  " · ".join([_text(b) for b in badges] + flags), "",
+                  "> " + _text(_short(str(r.data.get("claim", "")), 320)), ""]
     return "\n".join(lines)
+
+
+def _within_week(created: str, newest: str) -> bool:
+    try:
+        return 0 <= date.fromisoformat(newest[:10]).toordinal() - date.fromisoformat(created[:10]).toordinal() < 7
+    except ValueError:
+        return False
+
+
+def _int(value: object, default: int) -> int:
+    try:
+        return int(value)  # type: ignore[call-overload,no-any-return]
+    except (TypeError, ValueError):
+        return default
+
+
+def _kind_label(record: StoredRecord) -> str:
+    return KIND_WORDS.get(str(record.data.get("kind")), (str(record.data.get("kind")),))[0]
 
 
 def _log(root: Path, links: SiteLinks) -> str:

@@ -24,14 +24,6 @@ from dataclasses import dataclass
 from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex, stem
 from walker.walk.sense import GLUE, Thread, surface_forms
 
-KINDS = ("missing-link", "tension", "answer", "analogy")
-# How a reader meets each kind: a heading for a group of them, and what one of them is.
-KIND_WORDS = {
-    "missing-link": ("Missing links", "two notes about one thing that no chain of two links joins"),
-    "tension": ("Tensions", "two passages on one subject, one denying what the other says"),
-    "answer": ("Answers", "an open question, and a passage elsewhere that may answer it"),
-    "analogy": ("Analogies", "one mechanism in two domains"),
-}
 SAME_CONCEPT = 0.5  # notes this close in meaning, their thread left out, share a subject: not an analogy...
 OTHER_FOLDER_CONCEPT = 0.75  # ...and this close when they sit in different top-level folders
 THREAD_WORDS = 2  # a thread the walk proposes runs through at least this many shared words
