@@ -490,7 +490,7 @@ def run(vault: Path, cadence: str, force: bool, now: str | None, as_json: bool) 
 @main.command("surface")
 @vault_argument
 @click.option("--turn", required=True, help="The conversation turn to match against the pool.")
-@click.option("--mode", type=click.Choice(["auto", "pull"]), help="Default: read from the turn (§12.4).")
+@click.option("--mode", type=click.Choice(["auto", "pull"]), help="Default: read from the turn.")
 @click.option("--turn-id", help="An id for the turn, recorded with the surface event.")
 @now_option
 @json_option

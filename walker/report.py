@@ -54,7 +54,7 @@ def render_report(outcome: WalkOutcome) -> str:
     seed = outcome.seed
     day = outcome.now.strftime("%-d %B %Y")
     front = {
-        "title": f"Walk {outcome.walk_id}: {seed.path.rsplit('/', 1)[-1].removesuffix('.md')}",
+        "title": f"Walk {outcome.walk_id}: {_note_name(seed.path)}",
         "walk": outcome.walk_id,
         "date": outcome.now.date().isoformat(),
         "seed": note_link(seed.path),
@@ -66,7 +66,7 @@ def render_report(outcome: WalkOutcome) -> str:
     }
     parts = [
         "---\n" + yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=100) + "---",
-        f"# Walk of {day}",
+        f"# Walk of {day} (#{outcome.walk_id.rsplit('-', 1)[-1].lstrip('0') or '0'}), from {_note_name(seed.path)}",
         f"![[{outcome.walk_id}.svg]]",
         "## Seed",
         f"> {seed.proposition}",
@@ -229,6 +229,10 @@ def render_picture(outcome: WalkOutcome) -> str:
         '.seed{font-weight:600;font-size:15px} .legend{fill:#7a7366;font-size:12px}</style>\n'
         f'<rect width="{width}" height="{height}" rx="14" fill="#fbf8f1"/>\n' + "\n".join(shapes) + "\n" + legend + "\n</svg>\n"
     )
+
+
+def _note_name(path: str) -> str:
+    return path.rsplit("/", 1)[-1].removesuffix(".md")
 
 
 def _short(text: str, limit: int = 24) -> str:

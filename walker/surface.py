@@ -130,7 +130,7 @@ def _blocked(record: StoredRecord, score: float, turn: dict[str, float], vocabul
     if data.get("status") == "muted":
         return "muted"
     if data.get("impact") != "add":
-        return "impact is rewrite: pull only (§12.3)"
+        return "impact is rewrite: shown only when asked for"
     if score < MATCH_AUTO:
         return f"match {score:.2f} is below {MATCH_AUTO}"
     never = max((cosine(turn, weigh(t, vocabulary)) for t in data.get("never_applies_when") or []), default=0.0)

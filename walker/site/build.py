@@ -23,6 +23,7 @@ EXTENSIONS: list[Any] = [
     "admonition",
     "attr_list",
     "pymdownx.details",
+    "pymdownx.mark",
     "pymdownx.superfences",
     {"pymdownx.tasklist": {"custom_checkbox": True}},
     "walker.site.markdown_ext",

@@ -26,6 +26,9 @@ BLOCK_ID_AT_END = re.compile(r"(?<=\s)\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
 _CODE_OR_WIKILINK = re.compile(r"(!?\[\[(?:[^\[\]\n]|\[(?!\[))+?]]|`+[^`]*`+)")
 
 
+LEAVES = "Opens the note in Obsidian: the site has no page for it"
+
+
 def obsidian_url(vault_name: str, vault_path: str) -> str:
     """Opens a vault file in Obsidian: ``obsidian://open?vault=…&file=…`` with ``/`` encoded."""
     return f"obsidian://open?vault={quote(vault_name, safe='')}&file={quote(vault_path.removesuffix('.md'), safe='')}"
@@ -83,7 +86,7 @@ class SiteLinks:
             return f"*{_escape(label) or _escape(linkpath)}*"
         site = self.pages.get(resolved)
         if site is None:
-            return f"[{_escape(label) or _escape(linkpath)}]({self.obsidian_url(resolved)})"
+            return f"[{_escape(label) or _escape(linkpath)}]({self.obsidian_url(resolved)} \"{LEAVES}\")"
         anchor = self._anchor(resolved, subpath) if subpath else ""
         return f"{'!' if embed else ''}[{label}]({self.relative(page, site)}{anchor})"
 
@@ -99,7 +102,7 @@ class SiteLinks:
         if embed and site and not resolved.endswith(".md"):
             return f"![{_escape(alias.strip() if alias.strip() and not alias.strip().isdigit() else '')}]({self.relative(page, site)})"
         if site is None:
-            return f"[{_escape(label)}]({self.obsidian_url(resolved)})"
+            return f"[{_escape(label)}]({self.obsidian_url(resolved)} \"{LEAVES}\")"
         anchor = self._anchor(resolved, subpath) if subpath else ""
         return f"[{_escape(label)}]({self.relative(page, site)}{anchor})"
 

@@ -115,7 +115,8 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
     site.pages.append(SitePage("log.md", _log(root, links)))
     for path in cited:
         page = f"notes/{path}"
-        site.pages.append(SitePage(page, _note_page(root, path, page, corpus, links), False, path))
+        citing = [r for r in records if any(str(ref).partition("#")[0] == path for ref in r.data.get("supporting_refs") or [])]
+        site.pages.append(SitePage(page, _note_page(root, path, page, corpus, links, citing), False, path))
     site.assets += [SiteAsset(f"reports/{p.with_suffix('.svg').name}", p.with_suffix(".svg"))
                     for p in reports if _plain_file(p.with_suffix(".svg"))]
     site.assets += [SiteAsset(f"notes/{path}", root / path) for path in embedded]
@@ -203,19 +204,22 @@ def _reports_index(reports: list[Path], runs: list[dict[str, Any]]) -> str:
 
 
 def _hypotheses_index(records: list[StoredRecord], ages: dict[str, int]) -> str:
-    lines = ["# Hypotheses", "", "Every record in the pool, by status; age is counted in walks. Open one to read its evidence.", ""]
-    for status in (*STATUSES, "rejected-but-noteworthy"):
-        group = [r for r in records if r.data.get("status") == status]
-        lines += [f"## {STATUS_TITLES[status]}", ""]
-        if not group:
-            lines += ["None.", ""]
-            continue
-        lines += ["| Id | Claim | Confidence | Impact | Refs | Age |", "|---|---|---|---|--:|--:|"]
-        for r in group:
-            refs = len(r.data.get("supporting_refs") or [])
-            lines.append(f"| [{r.id.removeprefix('hyp-')}]({r.path.name}) | {_cell(_short(str(r.data.get('claim', '')), 110))} | "
+    lines = ["# Hypotheses", "", "Every record in the pool, by status; age is counted in walks. Open one to read its evidence "
+             "and decide.", ""]
+    present = [s for s in (*STATUSES, "rejected-but-noteworthy") if any(r.data.get("status") == s for r in records)]
+    if not present:
+        return "\n".join(lines + ["No hypothesis yet: run `walker walk` in the vault, then build this site again.", ""])
+    lines += [" · ".join(f"[{STATUS_TITLES[s]}](#{_status_anchor(s)})" for s in present), ""]
+    for status in present:
+        lines += [f"## {STATUS_TITLES[status]}", "", "| Id | Hypothesis | Kind | Confidence | Impact | Age |",
+                  "|---|---|---|---|---|--:|"]
+        for r in (r for r in records if r.data.get("status") == status):
+            title = _text(str(r.data.get("title") or r.id))
+            lines.append(f"| [{r.id.removeprefix('hyp-')}]({r.path.name}) | **{title}**: "
+                         f"{_cell(_short(str(r.data.get('claim', '')), 200))} | "
+                         f"{_cell(_kind_label(r) if r.data.get('kind') else '–')} | "
                          f"{_cell(str(r.data.get('confidence') or '–'))} | {_cell(str(r.data.get('impact') or '–'))} | "
-                         f"{refs} | {ages.get(str(r.data.get('walk')), 0)} |")
+                         f"{ages.get(str(r.data.get('walk')), 0)} |")
         lines.append("")
     return "\n".join(lines)
 
@@ -238,8 +242,9 @@ def _record_page(record: StoredRecord, source: str, page: str, ages: dict[str, i
             lines += [f"**{label}**: {_text(str(data[key]))}", ""]
     lines += ["> " + _text(str(data.get("claim", ""))).replace("\n", "\n> "), ""]
     lines += ["## Evidence", ""]
+    quotes = re.findall(r"“([^”]{12,})”", str(data.get("claim", "")))
     for ref in data.get("supporting_refs") or []:
-        lines += _evidence(str(ref), page, corpus, links)
+        lines += _evidence(str(ref), page, corpus, links, quotes)
     if record.folder in ("active", "noteworthy"):
         lines += _decide(record, source, vault, links)
     if data.get("status") == "rejected-but-noteworthy":
@@ -312,16 +317,20 @@ def _reviewer_notes(record: StoredRecord, source: str, page: str, links: SiteLin
     return links.convert(as_obsidian_shows(notes, titled=True), source, page)
 
 
-def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks) -> list[str]:
+def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks, quotes: list[str]) -> list[str]:
+    """A cited passage: a link to it, and its excerpt with the sentence the claim quotes marked."""
     path, _, anchor = ref.partition("#")
     title = _note_title(path)
     suffix = f" › {anchor.lstrip('^')}" if anchor and anchor.lower() != title.lower() else ""
     target = f"#{anchor}" if anchor and not re.fullmatch(r"L\d+(-L\d+)?", anchor) else ""
     shown = links.convert(f"[[{path.removesuffix('.md')}{target}|{title}{suffix}]]", POOL + "/x.md", page)
-    excerpt = _excerpt(corpus, ref)
-    lines = [f"- {shown}"]
+    quoted = next((q for q in quotes if q in _excerpt(corpus, ref, limit=100_000)), "")
+    excerpt = _text(_excerpt(corpus, ref, around=quoted))
+    if quoted and _text(quoted) in excerpt:
+        excerpt = excerpt.replace(_text(quoted), f"=={_text(quoted)}==", 1)
+    lines = [f"- {shown}", "    {: .walker-passage }"]
     if excerpt:
-        lines += ["", "    > " + _text(excerpt), ""]
+        lines += ["", "    > " + excerpt, ""]
     return lines
 
 
@@ -411,7 +420,8 @@ def _log(root: Path, links: SiteLinks) -> str:
     return "# Log\n\nEvery walk event, newest first.\n\n" + links.convert(_text_keep_markup(body), f"{POOL}/log.md", "log.md") + "\n"
 
 
-def _note_page(root: Path, path: str, page: str, corpus: Corpus, links: SiteLinks) -> str:
+def _note_page(root: Path, path: str, page: str, corpus: Corpus, links: SiteLinks,
+               citing: list[StoredRecord]) -> str:
     note = corpus.notes[path]
     try:
         text = (root / path).read_text(encoding="utf-8", errors="replace").replace("\r\n", "\n")
@@ -427,6 +437,11 @@ def _note_page(root: Path, path: str, page: str, corpus: Corpus, links: SiteLink
     body = re.sub(r"(?m)^\^[A-Za-z0-9-]+[ \t]*$", "", body)  # a standalone id under a table: no anchor possible
     body = _defuse_brackets(links.convert(body, path, page))
     opener = f"[Open in Obsidian]({links.obsidian_url(path)}) · {_code(path)}"
+    if citing:
+        opener += "\n\nCited by " + ", ".join(
+            f"[{_text(str(r.data.get('title') or r.id))}]({links.relative(page, f'hypotheses/{r.path.name}')})"
+            f" ({_text(STATUS_TITLES.get(str(r.data.get('status')), str(r.data.get('status'))).lower())})"
+            for r in citing) + "."
     if cut:
         opener += (f"\n\n!!! note \"Shortened\"\n    This note is long: the page shows its first {cut}. "
                    "Open it in Obsidian to read the rest.")
@@ -560,8 +575,9 @@ def _inline_block_ids(path: Path) -> set[str]:
 _PARAGRAPHS: dict[tuple[str, str], list[Paragraph]] = {}
 
 
-def _excerpt(corpus: Corpus, ref: str, limit: int = 400) -> str:
-    """The cited passage in the note's own words: the block, the heading's section, or the lines."""
+def _excerpt(corpus: Corpus, ref: str, limit: int = 400, around: str = "") -> str:
+    """The cited passage in the note's own words: the block, the heading's section, or the lines; when
+    longer than ``limit``, the part around the sentence ``around``."""
     path, _, anchor = ref.partition("#")
     note = corpus.notes.get(path)
     if note is None:
@@ -578,7 +594,12 @@ def _excerpt(corpus: Corpus, ref: str, limit: int = 400) -> str:
     key = (corpus.root, path)
     if key not in _PARAGRAPHS:
         _PARAGRAPHS[key] = read_paragraphs(corpus.root, note)
-    return _short(" ".join(p.text for p in _PARAGRAPHS[key] if first <= p.line <= last), limit)
+    text = " ".join(" ".join(p.text for p in _PARAGRAPHS[key] if first <= p.line <= last).split())
+    at = text.find(around) if around else -1
+    if at > 0 and len(text) > limit and at + len(around) > limit - 1:
+        start = max(0, min(at - (limit - len(around)) // 2, len(text) - limit + 1))
+        return "…" + _short(text[start:].lstrip(), limit - 1)
+    return _short(text, limit)
 
 
 def _dead_refs(record: StoredRecord, corpus: Corpus) -> list[str]:

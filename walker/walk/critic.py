@@ -430,7 +430,7 @@ def _flag_noteworthy(candidates: list[Candidate], verdicts: list[Verdict], ctx: 
         verdict = verdicts[i]
         titles = " and ".join(b.get("title") or b.get("path", "") for b in candidates[i].bridge)
         reason = (f"it joins {titles} across folders through the rare words {', '.join(terms[:4])}; it failed only "
-                  f"{', '.join(verdict.rules)}, the rule cross-domain analogies fail most often (§11.6)")
+                  f"{', '.join(verdict.rules)}, the rule cross-domain analogies fail most often")
         verdicts[i] = Verdict(False, verdict.rules, verdict.reasons, True, reason)
     return verdicts
 
