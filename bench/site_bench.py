@@ -19,6 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import yaml
+
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from make_vault import make_vault  # noqa: E402
@@ -70,9 +72,10 @@ def fill_pool(vault: Path, hypotheses: int, reports: int, seed: int = 1) -> None
         seed_note = rng.choice(notes)
         report = (f"---\ntitle: Walk {walk_id}\n---\n# Walk {walk_id}\n\n## Seed\n\nFrom [[{seed_note[:-3]}#Notes]].\n\n"
                   f"## Candidate associations\n\n{links}\n")
-        store.write_report(walk_id, report, None)
-        store.write_run(walk_id, {"walk_id": walk_id, "started": f"{day}T07:00:00", "seed": {"path": seed_note},
-                                  "hypotheses": ids, "phases": {"roam": ids}})
+        run = {"walk_id": walk_id, "started": f"{day}T07:00:00", "seed": {"path": seed_note},
+               "hypotheses": ids, "phases": {"roam": ids}}
+        store.commit_walk(walk_id, {f"reports/{walk_id}.md": report, f"runs/{walk_id}.yaml": yaml.safe_dump(run)},
+                          f"walk {walk_id}", [])
 
 
 def main() -> None:

@@ -14,6 +14,7 @@ import re
 import shlex
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -60,9 +61,9 @@ class Site:
     assets: list[SiteAsset] = field(default_factory=list)
     nav: list[Any] = field(default_factory=list)
 
-    @property
+    @cached_property
     def sources(self) -> dict[str, str]:
-        """Site page -> the vault file behind it."""
+        """Site page -> the vault file behind it (asked once per page: built once, when the pages are done)."""
         return {p.path: p.source for p in self.pages if p.source}
 
 
@@ -113,10 +114,13 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
         site.pages.append(SitePage(page, _record_page(record, source, page, ages, corpus, links, root), False, source))
     site.pages.append(SitePage("review.md", _review_queue(queue)))
     site.pages.append(SitePage("log.md", _log(root, links)))
+    citing: dict[str, list[StoredRecord]] = {}
+    for record in records:
+        for path in dict.fromkeys(str(ref).partition("#")[0] for ref in record.data.get("supporting_refs") or []):
+            citing.setdefault(path, []).append(record)
     for path in cited:
         page = f"notes/{path}"
-        citing = [r for r in records if any(str(ref).partition("#")[0] == path for ref in r.data.get("supporting_refs") or [])]
-        site.pages.append(SitePage(page, _note_page(root, path, page, corpus, links, citing), False, path))
+        site.pages.append(SitePage(page, _note_page(root, path, page, corpus, links, citing.get(path, [])), False, path))
     site.assets += [SiteAsset(f"reports/{p.with_suffix('.svg').name}", p.with_suffix(".svg"))
                     for p in reports if _plain_file(p.with_suffix(".svg"))]
     site.assets += [SiteAsset(f"notes/{path}", root / path) for path in embedded]
