@@ -93,11 +93,12 @@ def test_report_reads_as_the_protocol_asks(sample):
     report = result.report
     for heading in ("## Seed", "## Inventory", "## Candidate associations", "## Critic rejections", "## Notes for review"):
         assert heading in report
-    assert f"![[{result.outcome.walk_id}.svg]]" in report
+    assert f"![[{result.outcome.walk_id}.svg|The walk from " in report  # the picture, with words for who cannot see it
     front = yaml.safe_load(report.split("---")[1])
     assert set(front) >= {"title", "seed", "hypotheses"}
     picture = (sample / "walks" / "reports" / f"{result.outcome.walk_id}.svg").read_text()
     assert picture.startswith("<svg") and picture.count("<line") >= len(result.outcome.hypothesis_ids)
+    assert "<desc>" in picture and picture.count('class="numeral"') == len(result.outcome.hypothesis_ids)
     assert "[[hyp-2026-11-30-001" in report
 
 

@@ -8,6 +8,7 @@ heading or block, the hypotheses as ``[[hyp-…]]`` links, and an SVG of the wal
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from html import escape
@@ -67,7 +68,7 @@ def render_report(outcome: WalkOutcome) -> str:
     parts = [
         "---\n" + yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=100) + "---",
         f"# Walk of {day} (#{outcome.walk_id.rsplit('-', 1)[-1].lstrip('0') or '0'}), from {_note_name(seed.path)}",
-        f"![[{outcome.walk_id}.svg]]",
+        f"![[{outcome.walk_id}.svg|{_picture_words(outcome)}]]",
         "## Seed",
         f"> {seed.proposition}",
         f"From {ref_link(seed.ref)}, chosen as {SOURCE_WORDS.get(seed.source, seed.source)}"
@@ -112,17 +113,18 @@ def _survivors(outcome: WalkOutcome) -> str:
     if not outcome.hypothesis_ids:
         return "No candidate survived the critic this time. The rejections below say why."
     blocks = []
-    kept = [(outcome.candidates[index], hyp_id) for index, hyp_id in outcome.hypothesis_ids.items()]
-    for kind in dict.fromkeys(c.kind for c, _ in kept):
+    # Numbered as on the picture's lines.
+    kept = [(n, outcome.candidates[index], hyp_id) for n, (index, hyp_id) in enumerate(outcome.hypothesis_ids.items(), 1)]
+    for kind in dict.fromkeys(c.kind for _, c, _ in kept):
         _, heading, meaning = KIND_WORDS.get(kind, ("", "Other", ""))
         blocks.append(f"### {heading}" + (f"\n\n*{meaning[:1].upper()}{meaning[1:]}.*" if meaning else ""))
-        blocks += [_survivor(c, hyp_id) for c, hyp_id in kept if c.kind == kind]
+        blocks += [_survivor(n, c, hyp_id) for n, c, hyp_id in kept if c.kind == kind]
     return "\n\n".join(blocks)
 
 
-def _survivor(c: Candidate, hyp_id: str) -> str:
+def _survivor(number: int, c: Candidate, hyp_id: str) -> str:
     return "\n".join([
-        f"#### [[{hyp_id}|{c.title or hyp_id}]]",
+        f"#### {number}. [[{hyp_id}|{c.title or hyp_id}]]",
         "",
         f"> {c.claim}",
         "",
@@ -199,15 +201,21 @@ def render_picture(outcome: WalkOutcome) -> str:
             x = centre_x + RINGS[group] * math.cos(angle)
             y = centre + RINGS[group] * math.sin(angle)
             position[item.path] = (x, y)
-    bridges = []
+    bridges, numbers = [], []
+    kept_order = {index: n for n, index in enumerate(outcome.hypothesis_ids, start=1)}
     for index, candidate in enumerate(outcome.candidates):
         ends = [b.get("path") for b in candidate.bridge]
         if len(ends) == 2 and all(e in position for e in ends):
             kept = index in outcome.hypothesis_ids
             (x1, y1), (x2, y2) = position[ends[0]], position[ends[1]]
-            style = 'stroke="#b5523b" stroke-width="3"' if kept else 'stroke="#b9b2a5" stroke-width="1" stroke-dasharray="3 4"'
+            style = 'class="kept" stroke-width="4"' if kept else 'class="rejected" stroke-width="1.5" stroke-dasharray="4 5"'
             bridges.append((kept, f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {style}/>'))
-    shapes += [line for kept, line in sorted(bridges, key=lambda b: b[0])]
+            if kept:  # the number of the hypothesis in the report, on the middle of its line
+                mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+                numbers.append(f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="14" class="number"/>'
+                               f'<text x="{mx:.1f}" y="{my + 6:.1f}" text-anchor="middle" class="numeral">'
+                               f'{kept_order[index]}</text>')
+    shapes += [line for kept, line in sorted(bridges, key=lambda b: b[0])] + numbers
     for group in RINGS:
         for item in getattr(hood, group):
             x, y = position[item.path]
@@ -215,20 +223,33 @@ def render_picture(outcome: WalkOutcome) -> str:
             anchor = "start" if x >= centre_x - 1 else "end"
             dx = 9 if anchor == "start" else -9
             shapes.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="{COLOURS[group]}"><title>{escape(item.reason)}</title></circle>')
-            shapes.append(f'<text x="{x + dx:.1f}" y="{y + 4:.1f}" text-anchor="{anchor}">{escape(_short(title))}</text>')
+            shapes.append(f'<text x="{x + dx:.1f}" y="{y + 6:.1f}" text-anchor="{anchor}"><title>{escape(title)}</title>'
+                          f'{escape(_short(title, 20))}</text>')
     seed_title = hood.seed.path.rsplit("/", 1)[-1].removesuffix(".md")
     shapes.append(f'<circle cx="{centre_x}" cy="{centre}" r="13" fill="{COLOURS["seed"]}"/>')
     shapes.append(f'<text x="{centre_x}" y="{centre + 32}" text-anchor="middle" class="seed">{escape(_short(seed_title, 30))}</text>')
-    legend = (f'<text x="16" y="{height - 16}" class="legend">red lines: hypotheses kept · dashed: candidates the critic '
-              f'rejected · blue near · green middle · purple far · walk {escape(outcome.walk_id)}</text>')
+    legend = (f'<text x="16" y="{height - 16}" class="legend">numbered lines: hypotheses kept, in the order of the '
+              f'report · dashed: rejected · blue near · green middle · purple far</text>')
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
-        f'font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="13">\n'
+        f'font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="19" role="img">\n'
         f'<title>Walk {escape(outcome.walk_id)} from {escape(seed_title)}</title>\n'
-        '<style>text{fill:#2d2a26} .ring{fill:#9a927f;font-size:12px;letter-spacing:.08em} '
-        '.seed{font-weight:600;font-size:15px} .legend{fill:#7a7366;font-size:12px}</style>\n'
-        f'<rect width="{width}" height="{height}" rx="14" fill="#fbf8f1"/>\n' + "\n".join(shapes) + "\n" + legend + "\n</svg>\n"
+        f'<desc>{escape(_picture_words(outcome))}</desc>\n'
+        '<style>text{fill:#2d2a26} .ring{fill:#7a7366;font-size:16px;letter-spacing:.08em} '
+        '.seed{font-weight:600;font-size:22px} .legend{fill:#5f594f;font-size:16px} .back{fill:#fbf8f1} '
+        '.kept{stroke:#b5523b} .rejected{stroke:#a39b8c} .number{fill:#b5523b} .numeral{fill:#fff;font-weight:700} '
+        '@media (prefers-color-scheme: dark){text{fill:#e8e2d6} .ring,.legend{fill:#b8b0a2} .back{fill:#23211e} '
+        '.rejected{stroke:#6f685c} .kept,.number{stroke:#e0805f;fill:#e0805f} .kept{fill:none} .numeral{fill:#23211e}}</style>\n'
+        f'<rect width="{width}" height="{height}" rx="14" class="back"/>\n' + "\n".join(shapes) + "\n" + legend + "\n</svg>\n"
     )
+
+
+def _picture_words(outcome: WalkOutcome) -> str:
+    """What the picture shows, in words: its alt text and description."""
+    hood = outcome.neighbourhood
+    words = (f"The walk from {_note_name(hood.seed.path)}: {len(hood.near)} near, {len(hood.middle)} middle and "
+             f"{len(hood.far)} far notes; {len(outcome.hypothesis_ids)} of {len(outcome.candidates)} bridges kept")
+    return re.sub(r"[\[\]|]", " ", words)
 
 
 def _note_name(path: str) -> str:
