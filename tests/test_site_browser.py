@@ -114,6 +114,14 @@ def test_hostile_note_runs_nothing(site, page):
 def test_review_queue_and_hypotheses_tables(site, page):
     page.goto((site / "hypotheses" / "index.html").as_uri())
     assert page.locator("article table a[href^='hyp-']").count() >= 1
+    ids = page.locator("article table").first.locator("tbody tr td:first-child")
+    page.locator("article table").first.locator("th").first.click()
+    ascending = ids.all_inner_texts()
+    page.locator("article table").first.locator("th").first.click()
+    assert ascending == sorted(ascending) and ids.all_inner_texts() == sorted(ascending, reverse=True)
+    page.locator("article table a[href^='hyp-']").first.click()
+    page.wait_for_load_state()
+    assert page.locator(".md-nav--primary a.md-nav__link--active").all_inner_texts() == ["Hypotheses"]
     page.goto((site / "review.html").as_uri())
     text = page.inner_text("article")
     assert re.search(r"\d+ of \d+ decided", text) and "Soonest to expire first" in text
