@@ -73,3 +73,22 @@ def test_tools_resources_and_prompt(vault):
     assert json.loads(resource.contents[0].text)["claim"].startswith("A sourdough starter")
     assert "walk note" in prompts and "hyp-2026-11-30-001" in prompt.messages[0].content.text
     assert feedback["events"] == ["surface-engaged: [[hyp-2026-11-30-001]]"]
+
+
+def test_nothing_outside_active_leaves_the_vault(vault):
+    """A noteworthy entry (or any record not active) is refused by id, in a tool and as a resource."""
+    store = PoolStore(vault)
+    store.write_record("rejected", hypothesis("hyp-2026-11-29-001", "A rejected claim about starters.",
+                                               applies=["x"]) | {"status": "rejected", "rejection_evidence": "e"})
+
+    async def body(client):
+        shown = [payload(await client.call_tool("walk_show", {"id": i}))
+                 for i in ("hyp-2026-11-30-noteworthy-001", "hyp-2026-11-29-001", "hyp-2099-01-01-001")]
+        resource = await client.read_resource("walker://hypothesis/hyp-2026-11-30-noteworthy-001")
+        return shown, resource.contents[0].text
+
+    shown, resource = session(vault, body)
+    assert "critic rejected" in shown[0]["refused"] and "claim" not in shown[0]
+    assert "rejected by the reviewer" in shown[1]["refused"] and "claim" not in shown[1]
+    assert "no such hypothesis" in shown[2]["refused"]
+    assert "rule every queue" not in resource and "refused" in json.loads(resource)

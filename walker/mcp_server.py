@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from walker.pool.inspect import show_record
+from walker.pool.store import PoolStore
 from walker.surface import feedback, log_surfaced, side_note, surface
 
 
@@ -40,13 +41,13 @@ def build_server(vault: Path) -> Any:
 
     @server.tool()
     def walk_show(id: str) -> dict[str, Any]:
-        """One hypothesis in full: claim, refs, when it applies, how it could be shown wrong."""
-        return show_record(vault, id)
+        """One active hypothesis in full: claim, refs, when it applies, how it could be shown wrong."""
+        return active_record(vault, id)
 
     @server.resource("walker://hypothesis/{id}", mime_type="application/json")
     def hypothesis(id: str) -> str:
         """An active hypothesis as JSON."""
-        return json.dumps(show_record(vault, id), ensure_ascii=False, default=str)
+        return json.dumps(active_record(vault, id), ensure_ascii=False, default=str)
 
     @server.prompt(name="walk note", description="Ask for another angle from the user's walks on the current topic.")
     def walk_note(topic: str) -> str:
@@ -56,6 +57,26 @@ def build_server(vault: Path) -> Any:
                 f"facts; say which, if any, is worth checking, and how):\n\n{notes}")
 
     return server
+
+
+# Why a record outside active/ is not handed to an assistant: its content never leaves the vault this way.
+WHY_NOT = {
+    "noteworthy": "is a candidate the critic rejected; such entries stay in the vault for its owner to review",
+    "rejected": "was rejected by the reviewer, with evidence that it is wrong",
+    "archived": "was retired without a verdict",
+    "discharged": "was confirmed and became a note in the vault; read that note instead",
+    "superseded": "was replaced by a broader hypothesis",
+}
+
+
+def active_record(vault: Path, record_id: str) -> dict[str, Any]:
+    """An active (or muted) record in full, or a refusal that says why, never the content of another folder."""
+    folder = next((r.folder for r in PoolStore(vault).records() if record_id in (r.id, r.path.stem)), None)
+    if folder is None:
+        return {"refused": f"{record_id}: no such hypothesis"}
+    if folder != "active":
+        return {"refused": f"{record_id} {WHY_NOT.get(folder, 'is not active')}; only active hypotheses are shown here"}
+    return show_record(vault, record_id)
 
 
 def serve(vault: Path) -> None:
