@@ -10,7 +10,8 @@ from conftest import SAMPLE_VAULT, copy_vault_files
 from walker.cli import main
 from walker.pool.records import Candidate, hypothesis_record, noteworthy_record
 from walker.pool.store import PoolStore
-from walker.surface import detect_mode, is_executive, side_note, surface
+from walker.surface import detect_mode, side_note, surface
+from walker.turns import classify_turn
 from walker.workspace import Workspace
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=timezone.utc)
@@ -88,7 +89,8 @@ def test_tuning_set(vault, turn, mode, expected):
 def test_item_6_silent_on_a_stack_trace(vault):
     result = surface(vault, 'Traceback (most recent call last):\n  File "x.py", line 1\nKeyError: starter')
     assert result.surfaced == [] and "executive" in result.silent_reason
-    assert is_executive("please implement the feeding scheduler") and not is_executive("what if feeding were slower?")
+    assert classify_turn("please implement the feeding scheduler").kind == "executive"
+    assert classify_turn("what if feeding were slower?").kind == "exploratory"
 
 
 def test_item_8_rewrite_never_surfaces_in_auto_but_pull_returns_it_item_9(vault):
@@ -152,3 +154,27 @@ def test_item_10_three_ignores_mute_and_engagement_resets(tmp_path):
     fb("rejected", "--turn", "no, feeding speed has nothing to do with queues")
     (rejected,) = store.records("rejected")
     assert "nothing to do with queues" in rejected.data["rejection_evidence"]
+
+
+def test_on_a_walked_vault_exploratory_turns_surface_each_record_and_decisions_do_not(tmp_path):
+    """Records from the walk engine: a turn written from a record's applies_when speaks when it wonders,
+    not when it decides; its never_applies_when names the same notes and must not keep it back."""
+    from walker.walk.runner import WalkOptions, run_walk
+
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    for seed in ("Cache Warming", "Practice Routine", "Sourdough Starter"):
+        run_walk(Workspace.open(vault), WalkOptions(now=NOW, random_seed=0, seed_note=seed))
+    records = [r for r in PoolStore(vault).records("active") if r.data.get("impact") == "add"]
+    assert len(records) >= 2
+    for record in records:
+        situation = record.data["applies_when"][0]
+        wondering = surface(vault, f"Let's brainstorm a bit. {situation}", "auto")
+        deciding = surface(vault, f"We have to decide today: {situation.rstrip('.')}?", "auto")
+        assert [e["id"] for e in wondering.surfaced] == [record.id], (situation, wondering.silent_reason)
+        assert deciding.surfaced == [] and "convergent" in deciding.silent_reason
+
+
+def test_a_never_applies_when_still_keeps_a_record_back_in_its_own_situation(vault):
+    turn = "I wonder about a production outage and a failing deploy: how fast to feed a sourdough starter?"
+    result = surface(vault, turn, "auto")
+    assert result.surfaced == [] and "never_applies_when" in result.silent_reason

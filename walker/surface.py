@@ -5,7 +5,7 @@ Two modes, read from the turn itself (§12.4). **Pull** (C mode): the person ask
 muted ones included, best match first, a few at most. **Auto** (A mode): at most one note, and only
 when every gate agrees (§12.2): the turn matches the hypothesis (step 1), its impact is add, one of
 its ``applies_when`` matches and none of its ``never_applies_when`` does, the turn is exploratory
-rather than executive, and the record is not muted (step 2).
+(not a task and not a decision: ``walker.turns``), and the record is not muted (step 2).
 
 Scores are absolute cosines in the vault's own TF-IDF space, never normalised among the candidates,
 so a weak best match stays weak. The thresholds are asymmetric: a hypothesis needs a clear match to
@@ -27,6 +27,7 @@ from walker.config import load_settings, table
 from walker.pool import lifecycle
 from walker.pool.store import POOL, PoolStore, StoredRecord
 from walker.similarity import cosine, load_vocabulary, weigh
+from walker.turns import EXPLORATORY, classify_turn
 
 MATCH_AUTO = 0.20  # step 1 in auto mode: the turn must be about what the hypothesis is about
 MATCH_PULL = 0.05  # a pull asks for angles: a faint match is still worth listing
@@ -40,20 +41,6 @@ PULL_PHRASES = (
     "what am i missing", "what else could this be", "what else might", "other perspective", "different angle",
     "还有别的角度吗", "别的角度", "我是不是漏了什么", "漏了什么",
 )
-EXECUTIVE = re.compile(
-    r"traceback \(most recent call last\)|^\s+at [\w.$<>]+\(|\b\w+(?:error|exception)\b:|exit (?:code|status) \d+|"
-    r"\bline \d+\b|\.(?:py|js|ts|go|rs|java|rb):\d+|^\s*\$ |```|"
-    r"^\s*(?:please\s+)?(?:fix|implement|run|build|deploy|install|debug|refactor|commit|merge|rename|delete|"
-    r"remove|add|write|update|create|migrate|test|bump|revert)\b",
-    re.IGNORECASE | re.MULTILINE,
-)
-EXPLORATORY = re.compile(
-    r"\?|\b(?:what if|how might|i wonder|wondering|thinking about|curious|idea|ideas|explore|exploring|"
-    r"brainstorm|could it be|might|why do|why does|what makes|any thoughts|reflect|perspective)\b|聊聊|想法|为什么",
-    re.IGNORECASE,
-)
-
-
 @dataclass(frozen=True)
 class SurfaceSettings:
     """The ``[surface]`` table of walker.toml."""
@@ -77,16 +64,6 @@ def detect_mode(turn: str) -> str:
     return "pull" if any(phrase in lowered for phrase in PULL_PHRASES) else "auto"
 
 
-def is_executive(turn: str) -> bool:
-    """A turn that asks for work to be done, or pastes an error or code: never the time for a side note."""
-    code_lines = sum(1 for line in turn.splitlines() if re.search(r"[;{}]\s*$|^\s{4,}\S|^\s*(def|class|import|return) ", line))
-    return bool(EXECUTIVE.search(turn)) or code_lines >= 3
-
-
-def is_exploratory(turn: str) -> bool:
-    return not is_executive(turn) and bool(EXPLORATORY.search(turn))
-
-
 def surface(vault: Path | str, turn: str, mode: str | None = None) -> Surfacing:
     """Which hypotheses, if any, belong beside the answer to this turn."""
     root = Path(vault)
@@ -108,11 +85,9 @@ def surface(vault: Path | str, turn: str, mode: str | None = None) -> Surfacing:
         if not picked:
             result.silent_reason = "no hypothesis matches this turn even faintly"
         return result
-    if is_executive(turn):
-        result.silent_reason = "an executive turn (a task, an error or code): no side notes"
-        return result
-    if not is_exploratory(turn):
-        result.silent_reason = "the turn is not exploratory"
+    moment = classify_turn(turn)
+    if moment.kind != EXPLORATORY:
+        result.silent_reason = f"a side note waits for an exploratory turn; this one is {moment.kind} ({moment.reason})"
         return result
     reasons = []
     for record in ranked:
@@ -133,13 +108,25 @@ def _blocked(record: StoredRecord, score: float, turn: dict[str, float], vocabul
         return "impact is rewrite: shown only when asked for"
     if score < MATCH_AUTO:
         return f"match {score:.2f} is below {MATCH_AUTO}"
-    never = max((cosine(turn, weigh(t, vocabulary)) for t in data.get("never_applies_when") or []), default=0.0)
+    # A never_applies_when names a kind of situation ("following the steps to get it done today"); the
+    # record's own subject is in it too, and a turn on that subject must not be kept back for that.
+    subject = weigh(" ".join([str(data.get("claim", "")), *map(str, data.get("applies_when") or [])]), vocabulary)
+    situation = _without(turn, subject)
+    never = max((cosine(situation, _without(weigh(t, vocabulary), subject)) for t in data.get("never_applies_when") or []),
+                default=0.0)
     if never >= NEVER:
         return "a never_applies_when matches"
     applies = max((cosine(turn, weigh(t, vocabulary)) for t in data.get("applies_when") or []), default=0.0)
     if applies < APPLIES:
         return "no applies_when matches"
     return None
+
+
+def _without(vector: dict[str, float], words: dict[str, float]) -> dict[str, float]:
+    """A vector with some words taken out, normalised again."""
+    kept = {w: v for w, v in vector.items() if w not in words}
+    norm = sum(v * v for v in kept.values()) ** 0.5 or 1.0
+    return {w: v / norm for w, v in kept.items()}
 
 
 def _text_of(record: StoredRecord) -> str:

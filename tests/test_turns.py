@@ -1,0 +1,41 @@
+"""The kind of moment a turn is, on a labelled set of turns in English and Chinese."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from walker.turns import EXPLORATORY, classify_turn
+
+TURNS = yaml.safe_load((Path(__file__).parent / "data" / "turns.yaml").read_text(encoding="utf-8"))
+LABELLED = [(kind, turn) for kind, turns in TURNS.items() for turn in turns]
+
+
+def test_the_labelled_set_covers_each_kind_in_both_languages():
+    assert len(LABELLED) >= 80
+    for kind, turns in TURNS.items():
+        assert sum(1 for t in turns if t.isascii()) >= 10 and sum(1 for t in turns if not t.isascii()) >= 6, kind
+    assert any(t.endswith("?") for t in TURNS["convergent"])  # questions that are decisions
+    assert any(not t.endswith("?") for t in TURNS["exploratory"])  # statements that wonder
+
+
+def test_accuracy_and_silence_on_tasks_and_decisions():
+    right = sum(classify_turn(turn).kind == kind for kind, turn in LABELLED)
+    not_now = [(kind, turn) for kind, turn in LABELLED if kind != "exploratory"]
+    silent = sum(classify_turn(turn).kind != EXPLORATORY for _, turn in not_now)
+    print(f"turn kinds: {right}/{len(LABELLED)} right; {silent}/{len(not_now)} tasks and decisions stay silent")
+    assert right / len(LABELLED) >= 0.9
+    assert silent / len(not_now) >= 0.95
+
+
+@pytest.mark.parametrize("turn, kind", [
+    ("聊聊 quorum 这个想法", "exploratory"),  # the protocol's own probe
+    ("Which should we pick today, Raft or Paxos?", "convergent"),
+    ("Should I choose R=2 W=2 for the cluster? We ship tomorrow.", "convergent"),
+    ("My compost heap is cold, what should I add to fix it before the weekend?", "convergent"),
+    ("Let's brainstorm a bit.", "exploratory"),
+    ("Fix the failing deploy.", "executive"),
+])
+def test_the_turns_the_issue_names(turn, kind):
+    found = classify_turn(turn)
+    assert found.kind == kind and found.reason
