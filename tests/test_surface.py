@@ -178,3 +178,12 @@ def test_a_never_applies_when_still_keeps_a_record_back_in_its_own_situation(vau
     turn = "I wonder about a production outage and a failing deploy: how fast to feed a sourdough starter?"
     result = surface(vault, turn, "auto")
     assert result.surfaced == [] and "never_applies_when" in result.silent_reason
+
+
+def test_pull_returns_every_eligible_hypothesis_and_a_bare_pull_lists_the_pool(vault):
+    topic = surface(vault, "any other angle on sourdough starter feeding, compost heat and cadences?", "pull")
+    assert {"hyp-2026-11-30-001", "hyp-2026-11-30-002", "hyp-2026-11-30-003"} <= {e["id"] for e in topic.surfaced}
+    bare = surface(vault, "散步看看")
+    assert bare.mode == "pull" and len(bare.surfaced) == 3  # every active one, muted and rewrite included
+    assert len(surface(vault, "any other angle?", limit=1).surfaced) == 1
+    assert "hyp-2026-11-30-noteworthy-001" not in {e["id"] for e in bare.surfaced}

@@ -492,11 +492,13 @@ def run(vault: Path, cadence: str, force: bool, now: str | None, as_json: bool) 
 @click.option("--turn", required=True, help="The conversation turn to match against the pool.")
 @click.option("--mode", type=click.Choice(["auto", "pull"]), help="Default: read from the turn.")
 @click.option("--turn-id", help="An id for the turn, recorded with the surface event.")
+@click.option("--limit", type=click.IntRange(min=1), help="A pull lists every eligible hypothesis; at most this many.")
 @now_option
 @json_option
-def surface_command(vault: Path, turn: str, mode: str | None, turn_id: str | None, now: str | None, as_json: bool) -> None:
+def surface_command(vault: Path, turn: str, mode: str | None, turn_id: str | None, limit: int | None, now: str | None,
+                    as_json: bool) -> None:
     """Which hypothesis, if any, belongs beside the answer to this turn. Silent by default."""
-    result = surface(vault, turn, mode)
+    result = surface(vault, turn, mode, limit)
     log_surfaced(vault, result, _now(now), turn_id)
     if as_json:
         _print_json(result.as_dict())

@@ -35,6 +35,7 @@ PUSHBACK = re.compile(r"\b(?:not relevant|irrelevant|that's wrong|that is wrong|
                       r"useless (?:note|suggestion)|ignore (?:the|that) (?:walk )?note)\b|没用|不相关", re.IGNORECASE)
 INPUT_LIMIT = 1024 * 1024  # bytes of hook JSON read from the client; a longer prompt gets silence
 ANSWER_WITHIN = 8.0  # seconds; the installed hooks give the client's timeout as 10
+HOOK_PULL_LIMIT = 5  # a pull inside a chat: enough angles for one reply (`walker surface` lists them all)
 
 
 class TooSlow(Exception):
@@ -75,7 +76,7 @@ def on_prompt(client: str, vault: Path, payload: dict[str, Any], now: datetime |
     if previous and PUSHBACK.search(prompt):
         feedback(vault, previous["id"], "rejected", now, turn_id=previous.get("turn_id"), turn=prompt)
         return None
-    result = surface(vault, prompt)
+    result = surface(vault, prompt, limit=HOOK_PULL_LIMIT)
     if not result.surfaced:
         return None
     turn_id = f"{session}:{now.isoformat()}" if session else now.isoformat()

@@ -26,10 +26,10 @@ def build_server(vault: Path) -> Any:
         "conclusions. Offer one only as an optional side note, after the main answer."))
 
     @server.tool()
-    def walk_surface(query: str, mode: str = "pull") -> dict[str, Any]:
-        """Hypotheses that fit this turn. mode "pull" lists every eligible one (a few at most);
-        "auto" returns at most one, and usually none."""
-        result = surface(vault, query, mode if mode in ("auto", "pull") else "pull")
+    def walk_surface(query: str, mode: str = "pull", limit: int = 0) -> dict[str, Any]:
+        """Hypotheses that fit this turn. mode "pull" lists every eligible one, best first (limit: at most
+        that many, 0 for all); "auto" returns at most one, and usually none."""
+        result = surface(vault, query, mode if mode in ("auto", "pull") else "pull", limit if limit > 0 else None)
         log_surfaced(vault, result, datetime.now(timezone.utc), "mcp")
         return result.as_dict() | {"notes": [side_note(e) for e in result.surfaced]}
 

@@ -33,7 +33,6 @@ MATCH_AUTO = 0.20  # step 1 in auto mode: the turn must be about what the hypoth
 MATCH_PULL = 0.05  # a pull asks for angles: a faint match is still worth listing
 APPLIES = 0.15  # one applies_when must match at least this well
 NEVER = 0.12  # one never_applies_when matching this well keeps the note back (lower: easier to block)
-PULL_MAX = 3
 IGNORES_TO_MUTE = 3
 
 PULL_PHRASES = (
@@ -64,8 +63,9 @@ def detect_mode(turn: str) -> str:
     return "pull" if any(phrase in lowered for phrase in PULL_PHRASES) else "auto"
 
 
-def surface(vault: Path | str, turn: str, mode: str | None = None) -> Surfacing:
-    """Which hypotheses, if any, belong beside the answer to this turn."""
+def surface(vault: Path | str, turn: str, mode: str | None = None, limit: int | None = None) -> Surfacing:
+    """Which hypotheses, if any, belong beside the answer to this turn. A pull returns every eligible
+    one, best first (``limit``: at most that many); auto at most one."""
     root = Path(vault)
     chosen = mode or detect_mode(turn)
     if os.environ.get("WALKER_SURFACE", "").lower() in ("off", "0", "false", "no") or \
@@ -80,8 +80,14 @@ def surface(vault: Path | str, turn: str, mode: str | None = None) -> Surfacing:
     result = Surfacing(chosen, scores={k: round(v, 3) for k, v in scores.items()})
     ranked = sorted(records, key=lambda r: (-scores[r.id], r.id))
     if chosen == "pull":
-        picked = [r for r in ranked if scores[r.id] >= MATCH_PULL][:PULL_MAX]
-        result.surfaced = [_entry(r) for r in picked]
+        if not weigh(_without_pull_phrases(turn), vocabulary):
+            # A bare "walk note" names no subject: the pool's newest and surest first.
+            rank = {"high": 0, "medium": 1, "low": 2}
+            picked = sorted(records, key=lambda r: (str(r.data.get("created", "")),
+                                                    -rank.get(str(r.data.get("confidence")), 3)), reverse=True)
+        else:
+            picked = [r for r in ranked if scores[r.id] >= MATCH_PULL]
+        result.surfaced = [_entry(r) for r in picked[:limit]]
         if not picked:
             result.silent_reason = "no hypothesis matches this turn even faintly"
         return result
@@ -120,6 +126,13 @@ def _blocked(record: StoredRecord, score: float, turn: dict[str, float], vocabul
     if applies < APPLIES:
         return "no applies_when matches"
     return None
+
+
+def _without_pull_phrases(turn: str) -> str:
+    lowered = turn.lower()
+    for phrase in sorted(PULL_PHRASES, key=len, reverse=True):
+        lowered = lowered.replace(phrase, " ")
+    return lowered
 
 
 def _without(vector: dict[str, float], words: dict[str, float]) -> dict[str, float]:
