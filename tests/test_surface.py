@@ -187,3 +187,22 @@ def test_pull_returns_every_eligible_hypothesis_and_a_bare_pull_lists_the_pool(v
     assert bare.mode == "pull" and len(bare.surfaced) == 3  # every active one, muted and rewrite included
     assert len(surface(vault, "any other angle?", limit=1).surfaced) == 1
     assert "hyp-2026-11-30-noteworthy-001" not in {e["id"] for e in bare.surfaced}
+
+
+def test_a_surfaced_record_counts_as_used_and_settings_tune_the_gate(tmp_path):
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    Workspace.open(vault).build_index()
+    store = PoolStore(vault)
+    store.write_record("active", dict(hypothesis("hyp-2026-11-30-001", "A sourdough starter fed faster than it can "
+                                                 "ferment and a queue fed faster than its consumer fail the same way.",
+                                                 applies=["Someone wonders how fast to feed a sourdough starter."]),
+                                      idle_walks=7))
+    turn = "I've been wondering how fast to feed a sourdough starter."
+    result = surface(vault, turn, "auto")
+    assert [e["id"] for e in result.surfaced] == ["hyp-2026-11-30-001"]
+    from walker.surface import log_surfaced
+    log_surfaced(vault, result, NOW, "t1")
+    assert PoolStore(vault).records("active")[0].data["idle_walks"] == 0  # used: it stops ageing
+    assert "counts as use" in (vault / "walks" / "log.md").read_text()
+    (vault / "walker.toml").write_text("[surface]\nmatch_auto = 0.99\n", encoding="utf-8")
+    assert surface(vault, turn, "auto").surfaced == []  # a stricter gate from walker.toml

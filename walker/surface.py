@@ -23,17 +23,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from walker.config import load_settings, table
+from walker.config import between, load_settings, table
 from walker.pool import lifecycle
 from walker.pool.store import POOL, PoolStore, StoredRecord
 from walker.similarity import cosine, load_vocabulary, weigh
 from walker.turns import EXPLORATORY, classify_turn
-
-MATCH_AUTO = 0.20  # step 1 in auto mode: the turn must be about what the hypothesis is about
-MATCH_PULL = 0.05  # a pull asks for angles: a faint match is still worth listing
-APPLIES = 0.15  # one applies_when must match at least this well
-NEVER = 0.12  # one never_applies_when matching this well keeps the note back (lower: easier to block)
-IGNORES_TO_MUTE = 3
 
 PULL_PHRASES = (
     "walk note", "walk notes", "散步看看", "散步", "any other angle", "another angle", "am i missing something",
@@ -42,9 +36,18 @@ PULL_PHRASES = (
 )
 @dataclass(frozen=True)
 class SurfaceSettings:
-    """The ``[surface]`` table of walker.toml."""
+    """The ``[surface]`` table of walker.toml. ``WALKER_SURFACE=off`` in the environment also switches it off."""
 
     enabled: bool = True
+    match_auto: float = between(0.20, 0.0, 1.0)  # auto: the turn must be about what the hypothesis is about
+    match_pull: float = between(0.05, 0.0, 1.0)  # a pull asks for angles: a faint match is still worth listing
+    applies: float = between(0.15, 0.0, 1.0)  # one applies_when must match at least this well
+    never: float = between(0.12, 0.0, 1.0)  # one never_applies_when matching this well keeps the note back
+    ignores_to_mute: int = between(3, 1, 100)  # ignored this many times in a row, a record is muted
+
+
+def surface_settings(vault: Path | str) -> SurfaceSettings:
+    return table(SurfaceSettings, load_settings(Path(vault)).extra, "surface")
 
 
 @dataclass
@@ -68,8 +71,8 @@ def surface(vault: Path | str, turn: str, mode: str | None = None, limit: int | 
     one, best first (``limit``: at most that many); auto at most one."""
     root = Path(vault)
     chosen = mode or detect_mode(turn)
-    if os.environ.get("WALKER_SURFACE", "").lower() in ("off", "0", "false", "no") or \
-            not table(SurfaceSettings, load_settings(root).extra, "surface").enabled:
+    settings = surface_settings(root)
+    if os.environ.get("WALKER_SURFACE", "").lower() in ("off", "0", "false", "no") or not settings.enabled:
         return Surfacing(chosen, silent_reason="surfacing is switched off")
     vocabulary = load_vocabulary(root) or _build_vocabulary(root)
     records = PoolStore(root).records("active")  # never noteworthy/
@@ -86,7 +89,7 @@ def surface(vault: Path | str, turn: str, mode: str | None = None, limit: int | 
             picked = sorted(records, key=lambda r: (str(r.data.get("created", "")),
                                                     -rank.get(str(r.data.get("confidence")), 3)), reverse=True)
         else:
-            picked = [r for r in ranked if scores[r.id] >= MATCH_PULL]
+            picked = [r for r in ranked if scores[r.id] >= settings.match_pull]
         result.surfaced = [_entry(r) for r in picked[:limit]]
         if not picked:
             result.silent_reason = "no hypothesis matches this turn even faintly"
@@ -97,7 +100,7 @@ def surface(vault: Path | str, turn: str, mode: str | None = None, limit: int | 
         return result
     reasons = []
     for record in ranked:
-        why = _blocked(record, scores[record.id], turn_vector, vocabulary)
+        why = _blocked(record, scores[record.id], turn_vector, vocabulary, settings)
         if why is None:
             result.surfaced = [_entry(record)]
             return result
@@ -106,24 +109,25 @@ def surface(vault: Path | str, turn: str, mode: str | None = None, limit: int | 
     return result
 
 
-def _blocked(record: StoredRecord, score: float, turn: dict[str, float], vocabulary: dict[str, float]) -> str | None:
+def _blocked(record: StoredRecord, score: float, turn: dict[str, float], vocabulary: dict[str, float],
+             settings: SurfaceSettings) -> str | None:
     data = record.data
     if data.get("status") == "muted":
         return "muted"
     if data.get("impact") != "add":
         return "impact is rewrite: shown only when asked for"
-    if score < MATCH_AUTO:
-        return f"match {score:.2f} is below {MATCH_AUTO}"
+    if score < settings.match_auto:
+        return f"match {score:.2f} is below {settings.match_auto}"
     # A never_applies_when names a kind of situation ("following the steps to get it done today"); the
     # record's own subject is in it too, and a turn on that subject must not be kept back for that.
     subject = weigh(" ".join([str(data.get("claim", "")), *map(str, data.get("applies_when") or [])]), vocabulary)
     situation = _without(turn, subject)
     never = max((cosine(situation, _without(weigh(t, vocabulary), subject)) for t in data.get("never_applies_when") or []),
                 default=0.0)
-    if never >= NEVER:
+    if never >= settings.never:
         return "a never_applies_when matches"
     applies = max((cosine(turn, weigh(t, vocabulary)) for t in data.get("applies_when") or []), default=0.0)
-    if applies < APPLIES:
+    if applies < settings.applies:
         return "no applies_when matches"
     return None
 
@@ -169,50 +173,17 @@ def side_note(entry: dict[str, Any]) -> str:
 # --- feedback --------------------------------------------------------------------------------
 
 
-def record_event(vault: Path, event: dict[str, Any]) -> None:
-    """Every surfacing and outcome: a line in walks/surface.jsonl, and one in log.md."""
-    PoolStore(vault).append("surface.jsonl", json.dumps(event, ensure_ascii=False) + "\n")
-
-
 def log_surfaced(vault: Path, result: Surfacing, now: datetime, turn_id: str | None) -> None:
-    if not result.surfaced:
-        return
-    for entry in result.surfaced:
-        record_event(vault, {"time": now.isoformat(), "event": "surface", "id": entry["id"], "mode": result.mode,
-                             "turn_id": turn_id})
-    PoolStore(vault).log(now.strftime("%Y-%m-%d %H:%M"),
-                         [f"surface: [[{e['id']}]] ({result.mode})" for e in result.surfaced])
+    """What was shown: an event each, and shown counts as used (the record stops ageing)."""
+    if result.surfaced:
+        lifecycle.surfaced(PoolStore(vault), [e["id"] for e in result.surfaced], result.mode, turn_id, now)
 
 
 def feedback(vault: Path, record_id: str, outcome: str, now: datetime, turn_id: str | None = None,
              turn: str | None = None) -> lifecycle.Outcome:
-    """engaged: the count resets and the record stops ageing; ignored: three in a row mute it;
-    rejected: it moves to rejected/ with the turn as evidence."""
-    if outcome not in ("engaged", "ignored", "rejected"):
-        raise lifecycle.LifecycleError(f"outcome {outcome!r}: use engaged, ignored or rejected")
-    store = PoolStore(vault)
-    record_event(vault, {"time": now.isoformat(), "event": f"surface-{outcome}", "id": record_id, "turn_id": turn_id})
-    if outcome == "rejected":
-        evidence = f"rejected in conversation{f' (turn {turn_id})' if turn_id else ''}: {turn or 'no reason given'}"
-        return lifecycle.reject(store, record_id, evidence=evidence, now=now)
-    done = lifecycle.Outcome()
-    with store.lock():
-        record = lifecycle.find(store, record_id)
-        if record.folder != "active":
-            raise lifecycle.LifecycleError(f"{record_id} is {record.data.get('status')}; feedback applies to active records")
-        if outcome == "engaged":
-            store.update_record(record, {"ignored_in_a_row": 0, "idle_walks": 0, "last_engaged": now.date().isoformat()})
-            done.events.append(f"surface-engaged: [[{record_id}]]")
-        else:
-            ignored = int(record.data.get("ignored_in_a_row") or 0) + 1
-            changes: dict[str, Any] = {"ignored_in_a_row": ignored}
-            done.events.append(f"surface-ignored: [[{record_id}]] ({ignored} in a row)")
-            if ignored >= IGNORES_TO_MUTE and record.data.get("status") == "active":
-                changes.update(status="muted", muted=now.date().isoformat())
-                done.events.append(f"mute: [[{record_id}]] (ignored {ignored} times in a row)")
-            store.update_record(record, changes)
-        store.log(now.strftime("%Y-%m-%d %H:%M"), done.events)
-    return done
+    """What became of a surfaced note: engaged, ignored or rejected (see ``lifecycle.conversation_feedback``)."""
+    return lifecycle.conversation_feedback(PoolStore(vault), record_id, outcome, now, turn_id, turn,
+                                           ignores_to_mute=surface_settings(vault).ignores_to_mute)
 
 
 def last_surfaced(vault: Path, session: str | None = None) -> dict[str, Any] | None:

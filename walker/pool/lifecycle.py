@@ -8,6 +8,7 @@ in walks/log.md with its evidence. Folder and status always agree.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -137,6 +138,59 @@ def _move(store: PoolStore, record_id: str, status: str, changes: dict[str, Any]
         outcome.events.append(event.format(id=record.id))
         store.log(_stamp(now), outcome.events)
         return outcome
+
+
+# --- in conversation: surfaced, engaged, ignored, rejected --------------------------------
+
+
+def surfaced(store: PoolStore, ids: list[str], mode: str, turn_id: str | None, now: datetime) -> Outcome:
+    """Records shown beside an answer: each is used, so it stops ageing toward expiry (§13.3)."""
+    outcome = Outcome()
+    with store.lock():
+        for record in store.records("active"):
+            if record.id in ids:
+                store.update_record(record, {"idle_walks": 0, "last_surfaced": now.date().isoformat()})
+        for record_id in ids:
+            _conversation_event(store, {"time": now.isoformat(), "event": "surface", "id": record_id, "mode": mode,
+                                        "turn_id": turn_id})
+            outcome.events.append(f"surface: [[{record_id}]] ({mode}; counts as use, so it stops ageing)")
+        store.log(_stamp(now), outcome.events)
+    return outcome
+
+
+def conversation_feedback(store: PoolStore, record_id: str, outcome: str, now: datetime, turn_id: str | None,
+                          turn: str | None, ignores_to_mute: int) -> Outcome:
+    """engaged: the count resets and the record stops ageing; ignored: ``ignores_to_mute`` in a row mute
+    it; rejected: it moves to rejected/ with the turn as evidence."""
+    if outcome not in ("engaged", "ignored", "rejected"):
+        raise LifecycleError(f"outcome {outcome!r}: use engaged, ignored or rejected")
+    _conversation_event(store, {"time": now.isoformat(), "event": f"surface-{outcome}", "id": record_id,
+                                "turn_id": turn_id})
+    if outcome == "rejected":
+        evidence = f"rejected in conversation{f' (turn {turn_id})' if turn_id else ''}: {turn or 'no reason given'}"
+        return reject(store, record_id, evidence=evidence, now=now)
+    done = Outcome()
+    with store.lock():
+        record = find(store, record_id)
+        if record.folder != "active":
+            raise LifecycleError(f"{record_id} is {record.data.get('status')}; feedback applies to active records")
+        if outcome == "engaged":
+            store.update_record(record, {"ignored_in_a_row": 0, "idle_walks": 0, "last_engaged": now.date().isoformat()})
+            done.events.append(f"surface-engaged: [[{record_id}]]")
+        else:
+            ignored = int(record.data.get("ignored_in_a_row") or 0) + 1
+            changes: dict[str, Any] = {"ignored_in_a_row": ignored}
+            done.events.append(f"surface-ignored: [[{record_id}]] ({ignored} in a row)")
+            if ignored >= ignores_to_mute and record.data.get("status") == "active":
+                changes.update(status="muted", muted=now.date().isoformat())
+                done.events.append(f"mute: [[{record_id}]] (ignored {ignored} times in a row)")
+            store.update_record(record, changes)
+        store.log(_stamp(now), done.events)
+    return done
+
+
+def _conversation_event(store: PoolStore, event: dict[str, Any]) -> None:
+    store.append("surface.jsonl", json.dumps(event, ensure_ascii=False) + "\n")
 
 
 # --- after every walk: expiry and supersede --------------------------------------------

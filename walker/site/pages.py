@@ -14,8 +14,8 @@ import re
 import shlex
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import cached_property
 from datetime import date
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
