@@ -9,26 +9,25 @@ summary of it. Inline tags read as words; markup, code and embeds are gone
 from __future__ import annotations
 
 import hashlib
-import math
 import pickle
-import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 from scipy import sparse
 
-from walker.config import cache_dir
 from walker.corpus.model import Corpus
 from walker.corpus.text import Paragraph, read_paragraphs, strip_tags
+from walker.vocabulary import (
+    INDEX_VERSION,
+    TOKEN_PATTERN,
+    cache_name,
+)
 
-INDEX_VERSION = 12
 TITLE_WEIGHT = 3
 CONCEPT_AXES = 100
 EVERYDAY_ZIPF = 5.0  # wordfreq's scale: 5 is once in 10,000 words of English ("middle", "public", "report")
-TOKEN_PATTERN = r"(?u)\b[^\W\d_][^\W\d_'-]{2,}\b"  # words of three letters or more, no numbers
 # Everyday words that are rare in a small vault only by chance: never a thread between two notes.
 PLAIN_WORDS = frozenset(
     """whilst amongst unless able add added adds again ago almost along already also always another answer anything anyway
@@ -244,28 +243,10 @@ def fingerprint(corpus: Corpus) -> str:
     return digest.hexdigest()
 
 
-def _cache_name(vault: Path | str, kind: str) -> Path:
-    return cache_dir() / f"{kind}-{hashlib.sha1(str(Path(vault).resolve()).encode()).hexdigest()[:16]}.pickle"
-
-
-def load_vocabulary(vault: Path | str) -> dict[str, float] | None:
-    """The last index's words and their idf weights, for quick matching of short texts (a chat turn).
-
-    Read without checking that the vault is unchanged: a vocabulary drifts slowly, and a
-    per-turn hook cannot afford to read the whole vault.
-    """
-    try:
-        with _cache_name(vault, "vocab").open("rb") as handle:
-            version, vocabulary = pickle.load(handle)
-    except Exception:
-        return None
-    return vocabulary if version == INDEX_VERSION else None  # type: ignore[no-any-return]
-
-
 def load_index(corpus: Corpus, use_cache: bool = True) -> TextIndex:
     """The TF-IDF index of a corpus, from the cache when nothing changed since it was built."""
     key = fingerprint(corpus)
-    path = _cache_name(corpus.root, "tfidf")
+    path = cache_name(corpus.root, "tfidf")
     if use_cache and path.is_file():
         try:
             with path.open("rb") as handle:
@@ -285,26 +266,9 @@ def load_index(corpus: Corpus, use_cache: bool = True) -> TextIndex:
             pickle.dump(index, handle, protocol=pickle.HIGHEST_PROTOCOL)
         temporary.replace(path)
         vocabulary = {str(t): float(w) for t, w in zip(index.terms, index.idf)}
-        with _cache_name(corpus.root, "vocab").open("wb") as handle:
+        with cache_name(corpus.root, "vocab").open("wb") as handle:
             pickle.dump((INDEX_VERSION, vocabulary), handle, protocol=pickle.HIGHEST_PROTOCOL)
     return index
-
-
-def weigh(text: str, vocabulary: dict[str, float]) -> dict[str, float]:
-    """``text`` as an L2-normalised TF-IDF vector over ``vocabulary``, the way the index weighs notes."""
-    counts: dict[str, int] = {}
-    for word in re.findall(TOKEN_PATTERN, text.lower()):
-        if word in vocabulary:
-            counts[word] = counts.get(word, 0) + 1
-    weights = {w: (1 + math.log(n)) * vocabulary[w] for w, n in counts.items()}
-    norm = math.sqrt(sum(v * v for v in weights.values())) or 1.0
-    return {w: v / norm for w, v in weights.items()}
-
-
-def cosine(a: dict[str, float], b: dict[str, float]) -> float:
-    if len(a) > len(b):
-        a, b = b, a
-    return sum(v * b.get(w, 0.0) for w, v in a.items())
 
 
 def build_index(corpus: Corpus) -> TextIndex:

@@ -26,8 +26,8 @@ from typing import Any
 from walker.config import between, load_settings, table
 from walker.pool import lifecycle
 from walker.pool.store import POOL, PoolStore, StoredRecord
-from walker.similarity import cosine, load_vocabulary, weigh
 from walker.turns import EXPLORATORY, classify_turn
+from walker.vocabulary import cosine, load_vocabulary, weigh
 
 PULL_PHRASES = (
     "walk note", "walk notes", "散步看看", "散步", "any other angle", "another angle", "am i missing something",

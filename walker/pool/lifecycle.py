@@ -147,8 +147,10 @@ def surfaced(store: PoolStore, ids: list[str], mode: str, turn_id: str | None, n
     """Records shown beside an answer: each is used, so it stops ageing toward expiry (§13.3)."""
     outcome = Outcome()
     with store.lock():
-        for record in store.records("active"):
-            if record.id in ids:
+        for record_id in ids:  # read only the records shown: a hook must answer fast on a large pool
+            path = store.root / "active" / f"{record_id}.md"
+            if path.is_file() and not path.is_symlink():
+                record = read_record(path, "active")
                 store.update_record(record, {"idle_walks": 0, "last_surfaced": now.date().isoformat()})
         for record_id in ids:
             _conversation_event(store, {"time": now.isoformat(), "event": "surface", "id": record_id, "mode": mode,
