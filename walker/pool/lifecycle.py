@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from walker.errors import WalkerError
-from walker.inbox import Conclusion, capture, conclusions, properties
 from walker.pool.records import FOLDER_OF_STATUS, NOTEWORTHY_STATUS, validate
 from walker.pool.store import POOL, STAGING_PREFIX, PoolStore, StoredRecord, read_record
 
@@ -72,6 +71,9 @@ def laundering(source: str, record: StoredRecord) -> str | None:
 def discharge(store: PoolStore, inbox_folder: str, record_id: str, *, source: str, statement: str,
               evidence: Iterable[str] = (), now: datetime) -> Outcome:
     """Confirmed: a new conclusion note in the inbox, then the record to discharged/ (§13.1)."""
+    # The inbox reads notes (markdown-it): imported where it is needed, so a chat hook stays light.
+    from walker.inbox import Conclusion, capture, conclusions, properties
+
     if not statement.strip():
         raise LifecycleError("a discharge needs --statement: the fact in your own words")
     with store.lock():
@@ -281,6 +283,8 @@ class Problem:
 
 def check(store: PoolStore, inbox_folder: str, ref_text: Any, report_links: dict[str, list[str]]) -> list[Problem]:
     """Everything wrong with the pool. ``ref_text(ref) -> str | None``; ``report_links``: report -> hyp ids."""
+    from walker.inbox import conclusions
+
     problems: list[Problem] = []
     records = store.records()
     seen: dict[str, list[StoredRecord]] = {}
@@ -336,6 +340,8 @@ def check(store: PoolStore, inbox_folder: str, ref_text: Any, report_links: dict
 
 def repair(store: PoolStore, problems: list[Problem], now: datetime) -> Outcome:
     """Mend what can be mended without a person's judgement; leave the rest reported."""
+    from walker.inbox import properties
+
     outcome = Outcome()
     order = {"temporary": 0, "duplicate": 1, "folder": 2}
     with store.lock():
