@@ -31,5 +31,5 @@ def test_every_command_is_documented_and_has_help():
 def test_ci_runs_the_readme_test_command():
     readme = (ROOT / "README.md").read_text()
     assert re.search(r"<!-- test-command -->\n```bash\n.+pytest", readme)
-    assert re.search(r"<!-- main-command -->\n```bash\n.+walker walk sample-vault.+walker site build", readme)
+    assert re.search(r"<!-- main-command -->\n```bash\n.+walker run sample-vault.+walker site build", readme)
     assert "<!-- test-command -->" in (ROOT / ".ci" / "run").read_text()
