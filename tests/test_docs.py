@@ -33,3 +33,17 @@ def test_ci_runs_the_readme_test_command():
     assert re.search(r"<!-- test-command -->\n```bash\n.+pytest", readme)
     assert re.search(r"<!-- main-command -->\n```bash\n.+walker run sample-vault.+walker site build", readme)
     assert "<!-- test-command -->" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_the_command_line_starts_light_and_knows_what_the_heavy_modules_offer():
+    """`walker --help` and a chat hook (run on every turn) load no parser, numpy or scikit-learn;
+    the names the options offer stay in step with the modules that implement them."""
+    import subprocess
+    import sys
+
+    from walker.cli import EXPORT_FORMATS
+    from walker.graph import EXPORT_FORMATS as WRITTEN
+
+    code = "import sys, walker.cli; print(sorted(m for m in ('numpy', 'sklearn', 'markdown_it') if m in sys.modules))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "[]"
+    assert EXPORT_FORMATS == WRITTEN

@@ -11,27 +11,28 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from walker import __version__, hooks
-from walker.cadence import apply_reviews, run_cadence
 from walker.config import load_settings, write_default_config
-from walker.corpus import Corpus, load_corpus
 from walker.errors import WalkerError
-from walker.graph import EXPORT_FORMATS, build_graph, export_graph, vault_summary
 from walker.pool import lifecycle
 from walker.pool.inspect import check_pool, list_records, show_record
 from walker.pool.store import PoolStore
 from walker.schedule import Units, install, make_units, remove, user_unit_dir
 from walker.surface import feedback as record_feedback
 from walker.surface import log_surfaced, side_note, surface
-from walker.walk.audit import critique_file
-from walker.walk.engines.base import ENGINES
-from walker.walk.runner import WalkOptions, run_walk
-from walker.wander import Seed, candidate_seeds, neighbourhood, propose
-from walker.workspace import Workspace
+from walker.walk.engines import ENGINES
+
+# The corpus parser, numpy and scikit-learn load only for the commands that read the vault, so
+# that `walker --help` and a chat hook (run on every turn) start fast.
+if TYPE_CHECKING:
+    from walker.corpus import Corpus
+    from walker.workspace import Workspace
+
+EXPORT_FORMATS = ("json", "graphml", "gexf")  # walker.graph writes these (a test keeps the two in step)
 
 
 class WalkerGroup(click.Group):
@@ -97,6 +98,8 @@ def _progress(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
 
 
 def _load(vault: Path, show_progress: bool = True) -> Corpus:
+    from walker.corpus import load_corpus
+
     with _progress(show_progress) as progress:
         return load_corpus(vault, progress=progress)
 
@@ -110,6 +113,8 @@ def _print_json(data: object) -> None:
 @json_option
 def scan(vault: Path, as_json: bool) -> None:
     """Read the vault and report notes, links, orphans, tags, skipped files and warnings."""
+    from walker.graph import build_graph, vault_summary
+
     corpus = _load(vault, show_progress=not as_json)
     summary = vault_summary(corpus, build_graph(corpus))
     if as_json:
@@ -176,6 +181,8 @@ def graph() -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), required=True)
 def graph_export(vault: Path, fmt: str, output: Path) -> None:
     """Write the graph (notes, attachments, unresolved targets) for Gephi, yEd or networkx."""
+    from walker.graph import build_graph, export_graph
+
     corpus = _load(vault)
     g = build_graph(corpus)
     export_graph(g, fmt, output)
@@ -183,6 +190,8 @@ def graph_export(vault: Path, fmt: str, output: Path) -> None:
 
 
 def _workspace(vault: Path, show_progress: bool = True) -> Workspace:
+    from walker.workspace import Workspace
+
     with _progress(show_progress) as progress:
         return Workspace.open(vault, progress=progress)
 
@@ -208,6 +217,8 @@ random_seed_option = click.option("--random-seed", type=int, default=0, show_def
 @json_option
 def neighbors(note: str, vault: Path, random_seed: int, as_json: bool) -> None:
     """Show the near, middle and far neighbours a walk from NOTE would gather."""
+    from walker.wander import Seed, neighbourhood, propose
+
     ws = _workspace(vault, show_progress=not as_json)
     path = ws.find_note(note)
     proposition, ref = propose(ws.index, ws.corpus.notes[path])
@@ -233,6 +244,8 @@ def neighbors(note: str, vault: Path, random_seed: int, as_json: bool) -> None:
 @json_option
 def seeds(vault: Path, now: str | None, as_json: bool) -> None:
     """List seed candidates from each source: recent, revisited, open question, forgotten."""
+    from walker.wander import candidate_seeds
+
     ws = _workspace(vault, show_progress=not as_json)
     found = candidate_seeds(ws.corpus, ws.index, ws.links, _now(now), ws.wander_settings)
     if as_json:
@@ -272,6 +285,8 @@ def init(vault: Path) -> None:
 def walk(vault: Path, seed_text: str | None, seed_note: str | None, engine: str | None, random_seed: int,
          now: str | None, dry_run: bool, as_json: bool) -> None:
     """Run one walk: pick a seed, wander, inventory, roam, critique; keep the few that survive."""
+    from walker.walk.runner import WalkOptions, run_walk
+
     if seed_text and seed_note:
         raise click.UsageError("give --seed or --seed-note, not both")
     ws = _workspace(vault, show_progress=not as_json)
@@ -302,6 +317,8 @@ def walk(vault: Path, seed_text: str | None, seed_note: str | None, engine: str 
 @json_option
 def critique(file: Path, vault: Path, as_json: bool) -> None:
     """Run the critic gate on candidates written as YAML (a list of §9-shaped records)."""
+    from walker.walk.audit import critique_file
+
     ws = _workspace(vault, show_progress=False)
     verdicts = critique_file(ws, file)
     if as_json:
@@ -431,6 +448,8 @@ def unmute(record_id: str, vault: Path, now: str | None, as_json: bool) -> None:
 @json_option
 def review(vault: Path, now: str | None, as_json: bool) -> None:
     """Apply what reviewers set in Obsidian: human_review_outcome on noteworthy entries, review on records."""
+    from walker.cadence import apply_reviews
+
     ws = _workspace(vault, show_progress=not as_json)
     _print_outcome(apply_reviews(ws, _now(now)), as_json)
 
@@ -470,6 +489,8 @@ def check(vault: Path, repair: bool, now: str | None, as_json: bool) -> None:
 @json_option
 def run(vault: Path, cadence: str, force: bool, now: str | None, as_json: bool) -> None:
     """The scheduled run: apply reviews, walk (1 pass daily, 3 weekly), age the pool, rebuild the site."""
+    from walker.cadence import run_cadence
+
     report = run_cadence(vault, cadence, _now(now), force)
     if as_json:
         _print_json(report.as_dict())

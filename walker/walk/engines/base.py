@@ -17,6 +17,7 @@ from walker.graph import Adjacency
 from walker.pool.records import Candidate
 from walker.similarity import TextIndex
 from walker.walk.critic import CriticContext, Verdict
+from walker.walk.engines import ENGINES
 from walker.wander import Neighbourhood
 
 
@@ -61,7 +62,6 @@ class Engine(Protocol):
         """Judge each candidate in a critic's role; one verdict per candidate, in order."""
 
 
-ENGINES = ("extractive", "llm")
 
 
 def get_engine(name: str, extra: dict[str, Any] | None = None) -> Engine:
