@@ -147,3 +147,23 @@ def test_site_cli_on_a_missing_vault(tmp_path):
 
     result = CliRunner().invoke(main, ["site", "build", str(tmp_path / "nope"), "-o", str(tmp_path / "out")])
     assert result.exit_code == 2 and "no such folder" in result.output
+
+
+def test_decide_commands_quote_a_hand_edited_id_and_an_odd_vault_folder(tmp_path):
+    import html as htmllib
+    import shlex
+
+    from walker.pool.store import PoolStore
+
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "my $(whoami) vault")
+    record = PoolStore(vault)
+    record.ensure()
+    (vault / "walks" / "active" / "hyp-2026-11-30-009.md").write_text(
+        "---\nid: 'hyp-2026-11-30-009; rm -rf ~'\nclaim: A claim.\nstatus: active\nsupporting_refs: [Garden/Compost.md]\n"
+        "confidence: low\nimpact: add\n---\n# x\n", encoding="utf-8")
+    build_site(vault, tmp_path / "site")
+    page = (tmp_path / "site" / "hypotheses" / "hyp-2026-11-30-009.html").read_text(encoding="utf-8")
+    texts = [htmllib.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<code>(.*?)</code>", page, re.S)]
+    commands = [t for t in texts if t.startswith("walker ") and "hyp-" in t]
+    assert commands and all(shlex.split(c.replace("\\\n", " "))[2] == "hyp-2026-11-30-009; rm -rf ~" for c in commands)
+    assert all(shlex.split(c.replace("\\\n", " "))[3] == str(vault.resolve()) for c in commands)

@@ -274,9 +274,9 @@ def _record_page(record: StoredRecord, source: str, page: str, ages: dict[str, i
 
 def _decide(record: StoredRecord, source: str, vault: Path, links: SiteLinks) -> list[str]:
     """The decide box: each choice with its exact command, and the properties that do the same in Obsidian."""
-    where = shlex.quote(str(vault.resolve()))
+    where = shlex.quote(str(vault.resolve()))  # a hand-edited id or an odd folder name must stay one word
     def command(action: str, *options: str) -> str:
-        return " \\\n    ".join([f"walker {action} {record.id} {where}", *options])
+        return " \\\n    ".join([f"walker {action} {shlex.quote(record.id)} {where}", *options])
 
     open_record = f"[open the record in Obsidian]({links.obsidian_url(source)})"
     if record.folder == "noteworthy":
