@@ -249,21 +249,28 @@ def _record_page(record: StoredRecord, source: str, page: str, ages: dict[str, i
     quotes = re.findall(r"“([^”]{12,})”", str(data.get("claim", "")))
     for ref in data.get("supporting_refs") or []:
         lines += _evidence(str(ref), page, corpus, links, quotes)
-    if record.folder in ("active", "noteworthy"):
-        lines += _decide(record, source, vault, links)
+    folded: list[str] = []
     if data.get("status") == "rejected-but-noteworthy":
         lines += ["## Why the critic rejected it", "", _text(str(data.get("rejection_reason", ""))), "",
                   "## Why it is worth a look", "", _text(str(data.get("flagged_value_reason", ""))), ""]
     else:
-        for key, label in (("why_it_matters", "Why it may matter"), ("applies_when", "Applies when"),
-                           ("never_applies_when", "Never when"), ("disconfirm_if", "Wrong if")):
+        def listed(key: str) -> list[str]:
             value = data.get(key)
-            if value:
-                lines += [f"## {label}", ""] + ([f"- {_text(str(v))}" for v in value] if isinstance(value, list)
-                                                else [_text(str(value))]) + [""]
-        lines += ["## Assessment", "", f"Confidence **{_text(str(data.get('confidence')))}**, impact "
-                  f"**{_text(str(data.get('impact')))}**: {_text(str(data.get('impact_reason', '')))}", "",
-                  f"Age: {ages.get(str(data.get('walk')), 0)} walks; expires after {data.get('expires_after_walks')}.", ""]
+            return [f"- {_text(str(v))}" for v in value] if isinstance(value, list) else [_text(str(value or "–"))]
+
+        for key, label in (("why_it_matters", "Why it may matter"), ("disconfirm_if", "Wrong if")):
+            if data.get(key):
+                lines += [f"## {label}", "", *listed(key), ""]
+        # What the engine wrote for the surfacing gate and its scores: folded, a reviewer rarely needs it.
+        details = ["**Applies when**", "", *listed("applies_when"), "", "**Never when**", "", *listed("never_applies_when"),
+                  "", f"**Confidence** {_text(str(data.get('confidence')))}, **impact** {_text(str(data.get('impact')))}: "
+                  f"{_text(str(data.get('impact_reason', '')))}", "",
+                  f"Age: {ages.get(str(data.get('walk')), 0)} walks; expires after {data.get('expires_after_walks')}."]
+        folded = ['??? info "When it applies, and how sure walker is"', "",
+                  *(f"    {line}" if line else "" for line in details), ""]
+    if record.folder in ("active", "noteworthy"):
+        lines += _decide(record, source, vault, links)  # after the evidence and what would prove it wrong
+    lines += folded
     lines += ["## Reviewer notes", "", _reviewer_notes(record, source, page, links), ""]
     if data.get("walk"):
         walk_page = links.pages.get(f"{POOL}/reports/{data['walk']}.md")
