@@ -147,7 +147,7 @@ def build_site(vault: Path, site_dir: Path, strict: bool = True) -> BuiltSite:
     return BuiltSite(target / "index.html", notes)
 
 
-NOTE_PAGE = re.compile(r"'notes/[^']*'")
+NOTE_PAGE = re.compile(r"^Doc file 'notes/")  # a warning about a cited note's page, not one it links to
 
 
 class _Warnings(logging.Handler):

@@ -282,6 +282,7 @@ def _record_page(record: StoredRecord, source: str, page: str, ages: dict[str, i
 def _decide(record: StoredRecord, source: str, vault: Path, links: SiteLinks) -> list[str]:
     """The decide box: each choice with its exact command, and the properties that do the same in Obsidian."""
     where = shlex.quote(str(vault.resolve()))  # a hand-edited id or an odd folder name must stay one word
+
     def command(action: str, *options: str) -> str:
         return " \\\n    ".join([f"walker {action} {shlex.quote(record.id)} {where}", *options])
 
