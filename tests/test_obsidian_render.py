@@ -76,3 +76,11 @@ def test_a_broken_note_renders_and_its_bad_link_is_a_warning_naming_it(tmp_path)
     assert not re.search(r"<img[^>]+https://", body) and "Picture (online): a remote picture" in body
     assert "[More information](www.mytheme.com/dnd_callouts)" in body  # code stays as written
     assert "&amp;amp;" not in body and "Salt &amp; Pepper Notes.md" in body
+
+
+def test_only_a_cited_notes_own_page_is_forgiven():
+    from walker.site.build import NOTE_PAGE
+
+    assert NOTE_PAGE.search("Doc file 'notes/A.md' contains a link 'b.png', but the target 'notes/b.png' is not found")
+    assert not NOTE_PAGE.search("Doc file 'reports/x.md' contains a link '../notes/y.md', but the target 'notes/y.md' "
+                                "is not found among documentation files.")
