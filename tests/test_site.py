@@ -167,3 +167,14 @@ def test_decide_commands_quote_a_hand_edited_id_and_an_odd_vault_folder(tmp_path
     commands = [t for t in texts if t.startswith("walker ") and "hyp-" in t]
     assert commands and all(shlex.split(c.replace("\\\n", " "))[2] == "hyp-2026-11-30-009; rm -rf ~" for c in commands)
     assert all(shlex.split(c.replace("\\\n", " "))[3] == str(vault.resolve()) for c in commands)
+
+
+def test_evidence_marks_the_quoted_sentence_and_the_shared_words(built):
+    vault, site = built
+    records = list((vault / "walks" / "active").glob("hyp-*.md"))
+    assert records
+    for record in records:
+        page = (site / "hypotheses" / f"{record.stem}.html").read_text(encoding="utf-8")
+        evidence = page[page.index('id="evidence"'):page.index('id="decide"')]
+        assert evidence.count("<mark>") == 2, record.stem  # one quoted sentence in each passage
+        assert "<strong>" in evidence

@@ -247,8 +247,9 @@ def _record_page(record: StoredRecord, source: str, page: str, ages: dict[str, i
     lines += ["> " + _text(str(data.get("claim", ""))).replace("\n", "\n> "), ""]
     lines += ["## Evidence", ""]
     quotes = re.findall(r"“([^”]{12,})”", str(data.get("claim", "")))
+    thread = [str(t) for t in data.get("thread") or [] if len(str(t)) >= 3][:6]
     for ref in data.get("supporting_refs") or []:
-        lines += _evidence(str(ref), page, corpus, links, quotes)
+        lines += _evidence(str(ref), page, corpus, links, quotes, thread)
     folded: list[str] = []
     if data.get("status") == "rejected-but-noteworthy":
         lines += ["## Why the critic rejected it", "", _text(str(data.get("rejection_reason", ""))), "",
@@ -329,8 +330,10 @@ def _reviewer_notes(record: StoredRecord, source: str, page: str, links: SiteLin
     return links.convert(as_obsidian_shows(notes, titled=True), source, page)
 
 
-def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks, quotes: list[str]) -> list[str]:
-    """A cited passage: a link to it, and its excerpt with the sentence the claim quotes marked."""
+def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks, quotes: list[str],
+              thread: list[str]) -> list[str]:
+    """A cited passage: a link to it, and its excerpt with the sentence the claim quotes marked and the
+    words the two passages share (the thread) in bold."""
     path, _, anchor = ref.partition("#")
     title = _note_title(path)
     suffix = f" › {anchor.lstrip('^')}" if anchor and anchor.lower() != title.lower() else ""
@@ -340,6 +343,9 @@ def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks, quotes: lis
     excerpt = _text(_excerpt(corpus, ref, around=quoted))
     if quoted and _text(quoted) in excerpt:
         excerpt = excerpt.replace(_text(quoted), f"=={_text(quoted)}==", 1)
+    for word in thread:
+        excerpt = re.sub(rf"(?<![\w*])({re.escape(_text(word))}(?:s|es|d|ed|ing)?)(?![\w*])", r"**\1**", excerpt,
+                         flags=re.IGNORECASE)
     lines = [f"- {shown}", "    {: .walker-passage }"]
     if excerpt:
         lines += ["", "    > " + excerpt, ""]
