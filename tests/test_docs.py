@@ -47,3 +47,26 @@ def test_the_command_line_starts_light_and_knows_what_the_heavy_modules_offer():
     code = "import sys, walker.cli; print(sorted(m for m in ('numpy', 'sklearn', 'markdown_it') if m in sys.modules))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "[]"
     assert EXPORT_FORMATS == WRITTEN
+
+
+def test_no_section_numbers_in_what_walker_writes_for_users(tmp_path):
+    """Users do not have the protocol: no "§" in help, reports, records or site pages."""
+    import click
+    from click.testing import CliRunner
+    from conftest import SAMPLE_VAULT, copy_vault_files
+
+    from walker.cli import main
+    from walker.site.build import build_site
+
+    def helps(group: click.Group, path: list[str]):
+        for name, command in group.commands.items():
+            yield CliRunner().invoke(main, [*path, name, "--help"]).output
+            if isinstance(command, click.Group):
+                yield from helps(command, [*path, name])
+
+    assert all("§" not in text for text in helps(main, []))
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    assert CliRunner().invoke(main, ["run", str(vault), "--now", "2026-12-07T07:00:00"]).exit_code == 0
+    build_site(vault, tmp_path / "site")
+    written = [*(vault / "walks").rglob("*.md"), *(vault / "walks").rglob("*.yaml"), *(tmp_path / "site").rglob("*.html")]
+    assert written and [p for p in written if "§" in p.read_text(encoding="utf-8")] == []

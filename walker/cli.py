@@ -316,7 +316,7 @@ def walk(vault: Path, seed_text: str | None, seed_note: str | None, engine: str 
 @vault_argument
 @json_option
 def critique(file: Path, vault: Path, as_json: bool) -> None:
-    """Run the critic gate on candidates written as YAML (a list of §9-shaped records)."""
+    """Run the critic gate on candidates written as YAML (a list of hypothesis-shaped records)."""
     from walker.walk.audit import critique_file
 
     ws = _workspace(vault, show_progress=False)
