@@ -154,7 +154,7 @@ def test_reviews_made_in_the_vault(walked):
     edit(active[ids[1]].path, review="confirm", review_source="user statement on 2026-11-30")  # incomplete
     edit(active[ids[2]].path, review="reject", review_evidence="different meanings of the word")
     result = cli("review", vault, "--now", NOW.isoformat(), "--json")
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output  # the complete edits are applied; the incomplete one is an error
     data = json.loads(result.output)
     assert ids[0] in records(vault, "discharged") and ids[2] in records(vault, "rejected")
     assert ids[1] in records(vault, "active")  # left as it is

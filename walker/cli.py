@@ -447,11 +447,15 @@ def unmute(record_id: str, vault: Path, now: str | None, as_json: bool) -> None:
 @now_option
 @json_option
 def review(vault: Path, now: str | None, as_json: bool) -> None:
-    """Apply what reviewers set in Obsidian: human_review_outcome on noteworthy entries, review on records."""
+    """Apply what reviewers set in Obsidian: human_review_outcome on noteworthy entries, review on records.
+    Exit 1 when an edit is incomplete or invalid (it is left as it is, and said why)."""
     from walker.cadence import apply_reviews
 
     ws = _workspace(vault, show_progress=not as_json)
-    _print_outcome(apply_reviews(ws, _now(now)), as_json)
+    outcome = apply_reviews(ws, _now(now))
+    _print_outcome(outcome, as_json)
+    if outcome.problems:
+        sys.exit(1)
 
 
 @main.command()
