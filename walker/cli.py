@@ -5,7 +5,9 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -110,20 +112,23 @@ def _print_json(data: object) -> None:
 
 @main.command()
 @vault_argument
+@click.option("--warnings", "all_warnings", is_flag=True, help="List every warning, not only a few of each kind.")
 @json_option
-def scan(vault: Path, as_json: bool) -> None:
+def scan(vault: Path, all_warnings: bool, as_json: bool) -> None:
     """Read the vault and report notes, links, orphans, tags, skipped files and warnings."""
     from walker.graph import build_graph, vault_summary
 
+    started = time.perf_counter()
     corpus = _load(vault, show_progress=not as_json)
     summary = vault_summary(corpus, build_graph(corpus))
+    summary["read_seconds"], summary["seconds"] = summary["seconds"], round(time.perf_counter() - started, 3)
     if as_json:
         _print_json(summary)
     else:
-        _print_scan(summary)
+        _print_scan(summary, all_warnings)
 
 
-def _print_scan(s: dict[str, Any]) -> None:
+def _print_scan(s: dict[str, Any], all_warnings: bool = False) -> None:
     links = s["links"]
     click.echo(f"{s['vault']}: {s['notes']} notes, {s['attachments']} attachments")
     click.echo(
@@ -144,12 +149,25 @@ def _print_scan(s: dict[str, Any]) -> None:
         if not item["reason"].startswith(("excluded:", "not a file type", "hidden folder")):
             click.echo(f"  skipped {item['path']}: {item['reason']}")
     if s["warnings"]:
-        click.echo(f"warnings: {len(s['warnings'])}")
-        for w in s["warnings"][:10]:
-            click.echo(f"  {w['path']}: {w['message']}")
-        if len(s["warnings"]) > 10:
-            click.echo(f"  … {len(s['warnings']) - 10} more (walker scan --json lists them all)")
-    click.echo(f"took {s['seconds']:.2f} s ({s['cache_hits']} from cache, {s['parsed']} parsed)")
+        kinds: dict[str, list[dict[str, str]]] = {}
+        for w in s["warnings"]:
+            kinds.setdefault(_warning_kind(w["message"]), []).append(w)
+        click.echo(f"warnings: {len(s['warnings'])}, of {len(kinds)} kind{'s' if len(kinds) != 1 else ''}")
+        for kind, found in sorted(kinds.items(), key=lambda kv: -len(kv[1])):
+            click.echo(f"  {len(found)} × {kind}")
+            for w in found if all_warnings else found[:3]:
+                click.echo(f"      {w['path']}: {w['message']}")
+            if len(found) > 3 and not all_warnings:
+                click.echo(f"      … {len(found) - 3} more (walker scan --warnings lists them all)")
+    click.echo(f"took {s['seconds']:.2f} s in all (reading the vault {s['read_seconds']:.2f} s; "
+               f"{s['cache_hits']} from cache, {s['parsed']} parsed)")
+
+
+def _warning_kind(message: str) -> str:
+    """A warning without its particulars ("line 3:", the names it quotes): what kind of problem it is."""
+    kind = re.sub(r"^line \d+:\s*", "", message)
+    kind = re.sub(r"'[^']*'|\"[^\"]*\"|\S+\.md\b|\d+", "…", kind)
+    return kind if len(kind) <= 90 else kind[:89].rstrip() + "…"
 
 
 def _reason_kind(reason: str) -> str:
