@@ -56,8 +56,10 @@ def test_discharge_spawns_a_conclusion_note_and_retires_the_record(walked):
     (new_note,) = [vault / "Inbox" / k for k in inbox_after if k not in inbox_before]
     front = yaml.safe_load(new_note.read_text().split("---")[1])
     assert front["source"] == "user statement on 2026-11-29"
-    assert front["inspired_by"] == ids[0] and ids[0] not in front["source"]
-    assert front["corroborating_refs"] and not any(r in front["source"] for r in front["corroborating_refs"])
+    assert front["inspired_by"] == f"[[{ids[0]}]]" and ids[0] not in front["source"]  # a link Obsidian opens
+    assert front["corroborating_refs"] and all(r.startswith("[[") for r in front["corroborating_refs"])
+    assert not any(r in front["source"] for r in front["corroborating_refs"])
+    assert new_note.stem == "Quorum sizes and read/write quorums are the same trade-off".replace("/", " ")
     assert front["id"].startswith("conclusion-2026-11-30-")
     assert "Quorum sizes and read/write quorums" in new_note.read_text()
     record = records(vault, "discharged")[ids[0]]
@@ -247,3 +249,34 @@ def test_leave_keeps_the_entry_and_run_archives_records_whose_refs_died(walked):
     assert "hyp-2026-11-30-noteworthy-009" in records(vault, "noteworthy")
     archived = records(vault, "archived")[ids[0]]
     assert "refs no longer resolve" in archived.data["archive_reason"]
+
+
+def test_the_inbox_a_vault_already_has_is_used(tmp_path):
+    from walker.config import load_settings
+    from walker.inbox import _title
+
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    (vault / "06 - Inbox").mkdir()
+    assert load_settings(vault).inbox_folder == "06 - Inbox"
+    assert cli("init", vault).exit_code == 0
+    assert 'inbox_folder = "06 - Inbox"' in (vault / "walker.toml").read_text()
+    long = "The Google Effect is the argument for a shared memory that nobody owns and everybody reads daily. More."
+    assert _title(long) == "The Google Effect is the argument for a shared memory that nobody owns and…"
+    assert _title("Short and whole. Then more.") == "Short and whole"
+
+
+def test_an_app_json_that_points_outside_the_vault_is_not_the_inbox(tmp_path):
+    import json as jsonlib
+
+    from walker.config import find_inbox
+
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    (vault / ".obsidian").mkdir(exist_ok=True)
+    (tmp_path / "elsewhere").mkdir()
+    (vault / "Away").symlink_to(tmp_path / "elsewhere")
+    for folder in ("../elsewhere", "Away", ".trash"):
+        (vault / ".obsidian" / "app.json").write_text(jsonlib.dumps({"newFileLocation": "folder", "newFileFolderPath": folder}))
+        assert find_inbox(vault) in (None, "Inbox"), folder
+    (vault / "Notes In").mkdir()
+    (vault / ".obsidian" / "app.json").write_text(jsonlib.dumps({"newFileLocation": "folder", "newFileFolderPath": "Notes In"}))
+    assert find_inbox(vault) == "Notes In"

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 import os
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,11 +43,37 @@ def load_settings(vault: Path, overrides: dict[str, Any] | None = None) -> Setti
             values[name] = env.split(",") if name == "exclude" else env
     values.update({k: v for k, v in (overrides or {}).items() if v is not None})
     known = {k: _coerce(k, v, fields[k].type) for k, v in values.items() if k in fields}
+    if "inbox_folder" not in known and (found := find_inbox(vault)):
+        known["inbox_folder"] = found
     extra = {k: v for k, v in values.items() if k not in fields}
     settings = Settings(**known, extra=extra)
     _check_ranges(settings)
     inbox_path(vault, settings.inbox_folder)
     return settings
+
+
+INBOX_NAME = re.compile(r"(?:\d+\s*[-_.]?\s*)?in-?box", re.IGNORECASE)  # Inbox, 00 Inbox, 06 - Inbox, _inbox
+
+
+def find_inbox(vault: Path) -> str | None:
+    """Where this vault already keeps new notes: Obsidian's "Default location for new notes" when it is a
+    folder, else a top-level folder named like an inbox. None when there is neither."""
+    try:
+        app = json.loads((vault / ".obsidian" / "app.json").read_text(encoding="utf-8"))
+        folder = str(app.get("newFileFolderPath") or "").strip("/") if app.get("newFileLocation") == "folder" else ""
+    except (OSError, ValueError, AttributeError):
+        folder = ""
+    if folder and (vault / folder).is_dir() and not (vault / folder).is_symlink():
+        try:
+            inbox_path(vault, folder)  # a hand-edited app.json may point anywhere: only a folder of the vault
+            return folder
+        except ConfigError:
+            pass
+    try:
+        names = sorted(e.name for e in os.scandir(vault) if e.is_dir(follow_symlinks=False))
+    except OSError:
+        return None
+    return next((name for name in names if INBOX_NAME.fullmatch(name.strip())), None)
 
 
 def inbox_path(vault: Path, folder: str) -> Path:
@@ -188,9 +216,15 @@ DEFAULT_CONFIG = """\
 
 
 def write_default_config(vault: Path) -> Path | None:
-    """Create a commented walker.toml; leave an existing one alone. Returns the path when created."""
+    """Create a commented walker.toml; leave an existing one alone. Returns the path when created.
+    A vault that already has an inbox gets it written in, so conclusions land where its notes do."""
     path = vault / CONFIG_FILE
     if path.exists():
         return None
-    path.write_text(DEFAULT_CONFIG, encoding="utf-8")
+    text = DEFAULT_CONFIG
+    found = find_inbox(vault)
+    if found:
+        text = text.replace('# inbox_folder = "Inbox"', f"inbox_folder = {json.dumps(found, ensure_ascii=False)}  "
+                                                         "# found in this vault", 1)
+    path.write_text(text, encoding="utf-8")
     return path

@@ -19,6 +19,7 @@ import yaml
 from walker.config import inbox_path
 from walker.corpus.parse import split_frontmatter
 from walker.errors import ConfigError, WalkerError
+from walker.pool.records import ref_link
 from walker.safeyaml import refuse_aliases
 
 CONCLUSION_ID = re.compile(r"conclusion-(\d{4}-\d{2}-\d{2})-(\d{3,})")
@@ -48,8 +49,9 @@ def capture(vault: Path, folder: str, conclusion: Conclusion) -> Path:
         "id": note_id,
         "created": conclusion.created,
         "source": conclusion.source,
-        "corroborating_refs": list(conclusion.corroborating_refs),
-        "inspired_by": conclusion.inspired_by,
+        # Wikilinks, so Obsidian's Properties panel opens the passages and the record.
+        "corroborating_refs": [ref_link(ref) for ref in conclusion.corroborating_refs],
+        "inspired_by": f"[[{conclusion.inspired_by}]]",
         "tags": ["conclusion"],
     }
     body = [conclusion.statement.strip(), ""]
@@ -84,7 +86,8 @@ def conclusions(vault: Path, folder: str) -> dict[str, list[Path]]:
         return found
     for path in sorted(inbox.glob("*.md")):
         front = properties(path)
-        inspired_by, note_id = str(front.get("inspired_by") or ""), str(front.get("id") or "")
+        inspired_by = str(front.get("inspired_by") or "").removeprefix("[[").removesuffix("]]").partition("|")[0]
+        note_id = str(front.get("id") or "")
         if re.fullmatch(r"hyp-[\w-]+", inspired_by) and CONCLUSION_ID.fullmatch(note_id):
             found.setdefault(inspired_by, []).append(path)
     return found
@@ -125,8 +128,12 @@ def _next_id(inbox: Path, day: str) -> str:
     return f"conclusion-{day}-{max(numbers) + 1:03d}"
 
 
-def _title(statement: str) -> str:
-    """A file name from the statement's first words, safe in Obsidian (no # | ^ : [ ] / \\)."""
-    words = re.sub(r"[#|^:\[\]/\\%*\"<>?]", " ", statement).split()
-    title = " ".join(words[:8]).strip(" .") or "Conclusion"
-    return title[:80]
+def _title(statement: str, limit: int = 80) -> str:
+    """A file name from the statement: its first sentence whole when it fits, else cut at a word with an
+    ellipsis; safe in Obsidian (no # | ^ : [ ] / \\)."""
+    first = re.split(r"(?<=[.!?])\s", statement.strip(), maxsplit=1)[0]
+    words = re.sub(r"[#|^:\[\]/\\%*\"<>?]", " ", first).split()
+    title = " ".join(words).strip(" .")
+    if len(title) > limit:
+        title = title[: limit - 1].rsplit(" ", 1)[0].rstrip(" ,;.") + "…"
+    return title or "Conclusion"
