@@ -217,8 +217,10 @@ def test_check_mends_a_discharge_cut_short(walked):
                                        statement="It holds.", inspired_by=ids[0]))
     result = cli("check", vault)
     assert result.exit_code == 1 and "half-discharged" in result.output
-    assert cli("check", vault, "--repair").exit_code == 0
-    assert ids[0] in records(vault, "discharged")
+    repaired = cli("check", vault, "--repair")
+    assert repaired.exit_code == 0 and ids[0] in records(vault, "discharged")
+    assert f"mended: discharge: {ids[0]} → It holds" in repaired.output  # says what it mended, in plain words
+    assert "1 mended; the pool is healthy" in repaired.output and "[[" not in repaired.output
 
 
 def test_check_names_dead_refs_and_reports_pointing_nowhere(walked):

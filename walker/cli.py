@@ -390,6 +390,11 @@ def pool_show(record_id: str, vault: Path, as_json: bool) -> None:
             click.echo(f"{key}: {value}")
 
 
+def _plain_links(text: str) -> str:
+    """``[[path|shown]]`` as its shown words, for a terminal."""
+    return re.sub(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]", lambda m: m.group(2) or m.group(1), text)
+
+
 def _print_outcome(outcome: lifecycle.Outcome, as_json: bool) -> None:
     if as_json:
         _print_json({"events": outcome.events, "problems": outcome.problems,
@@ -493,12 +498,14 @@ def check(vault: Path, repair: bool, now: str | None, as_json: bool) -> None:
                      "not_repaired": mended.problems})
     else:
         for event in mended.events:
-            click.echo(event.replace("[[", "").replace("]]", ""))
+            click.echo(f"mended: {_plain_links(event)}")
         for problem in mended.problems:
             click.echo(f"not repaired: {problem}", err=True)
         for p in problems:
             click.echo(f"{p.kind}: {p.path}: {p.message}" + (f" (--repair: {p.repair})" if p.repair else ""))
-        click.echo(f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found" if problems else "the pool is healthy")
+        done = f"{len(mended.events)} mended; " if mended.events else ""
+        click.echo(done + (f"{len(problems)} problem{'s' if len(problems) != 1 else ''} found" if problems
+                           else "the pool is healthy"))
     if problems:
         sys.exit(1)
 
