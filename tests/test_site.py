@@ -178,3 +178,14 @@ def test_evidence_marks_the_quoted_sentence_and_the_shared_words(built):
         evidence = page[page.index('id="evidence"'):page.index('id="decide"')]
         assert evidence.count("<mark>") == 2, record.stem  # one quoted sentence in each passage
         assert "<strong>" in evidence
+
+
+def test_the_top_level_mkdocs_yml_keeps_in_step_with_walker_site_build(tmp_path):
+    import yaml as yamllib
+
+    from walker.site.build import site_config
+
+    written = yamllib.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    generated = site_config(SAMPLE_VAULT, tmp_path / "site")
+    assert written["theme"]["features"] == generated["theme"]["features"]
+    assert written["markdown_extensions"] == generated["markdown_extensions"]
