@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED_VAULTS = ROOT.parent / "shared" / "vaults"
+REAL_VAULTS = ROOT / "tests" / "fixtures" / "vaults"  # two real vaults by other people (see its README.md)
 SAMPLE_VAULT = ROOT / "sample-vault"
 
 

@@ -1,9 +1,9 @@
-"""The two vaults in shared/vaults, written by other people."""
+"""The two real vaults in tests/fixtures/vaults, written by other people."""
 
 import re
 
 import pytest
-from conftest import SHARED_VAULTS
+from conftest import REAL_VAULTS
 
 from walker.corpus import load_corpus
 from walker.graph import build_graph, vault_summary
@@ -26,9 +26,7 @@ def code_lines(text):
 
 @pytest.fixture(scope="module")
 def tasks_docs():
-    root = SHARED_VAULTS / "obsidian-tasks-docs"
-    if not root.is_dir():
-        pytest.skip("shared vaults are not here")
+    root = REAL_VAULTS / "obsidian-tasks-docs"
     return root, load_corpus(root, use_cache=False)
 
 
@@ -62,9 +60,7 @@ def test_tasks_docs_links_resolve(tasks_docs):
 
 
 def test_tasks_demo_scans_with_its_odd_files():
-    root = SHARED_VAULTS / "tasks-demo"
-    if not root.is_dir():
-        pytest.skip("shared vaults are not here")
+    root = REAL_VAULTS / "tasks-demo"
     corpus = load_corpus(root, use_cache=False)
     extensions = {f.path.rsplit(".", 1)[-1] for f in corpus.attachments}
     assert {"canvas", "base", "pdf"} <= extensions

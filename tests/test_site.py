@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, SAMPLE_VAULT, SHARED_VAULTS, copy_vault_files, write_vault
+from conftest import REAL_VAULTS, ROOT, SAMPLE_VAULT, copy_vault_files, write_vault
 
 from walker.site.build import build_site
 from walker.site.markdown_ext import sanitize
@@ -131,9 +131,7 @@ def test_top_level_mkdocs_yml_builds_sample_vault_strict(tmp_path):
 
 
 def test_site_build_on_a_walked_tasks_docs(tmp_path):
-    source = SHARED_VAULTS / "obsidian-tasks-docs"
-    if not source.is_dir():
-        pytest.skip("shared vaults are not here")
+    source = REAL_VAULTS / "obsidian-tasks-docs"
     vault = walked_copy(tmp_path, source=source, name="docs", walks=1)
     assert build_site(vault, tmp_path / "site").index.is_file()
     for name, html in html_outside_code(tmp_path / "site").items():

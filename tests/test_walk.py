@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 import pytest
 import yaml
 from click.testing import CliRunner
-from conftest import SAMPLE_VAULT, SHARED_VAULTS, copy_vault_files, write_vault
+from conftest import REAL_VAULTS, SAMPLE_VAULT, copy_vault_files, write_vault
 
 from walker.cli import main
 from walker.corpus import Resolver, load_corpus
@@ -197,9 +197,7 @@ def test_walk_cli_and_pool_commands(sample):
 
 
 def test_walk_on_tasks_docs(tmp_path):
-    source = SHARED_VAULTS / "obsidian-tasks-docs"
-    if not source.is_dir():
-        pytest.skip("shared vaults are not here")
+    source = REAL_VAULTS / "obsidian-tasks-docs"
     vault = copy_vault_files(source, tmp_path / "docs")
     result = walk(vault, random_seed=3)
     assert "## Candidate associations" in result.report

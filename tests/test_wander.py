@@ -5,7 +5,7 @@ from datetime import datetime
 
 import pytest
 from click.testing import CliRunner
-from conftest import SAMPLE_VAULT, SHARED_VAULTS, write_vault
+from conftest import REAL_VAULTS, SAMPLE_VAULT, write_vault
 
 from walker.cli import main
 from walker.wander import (
@@ -49,9 +49,7 @@ def sample():
 
 @pytest.fixture(scope="module")
 def tasks_docs():
-    root = SHARED_VAULTS / "obsidian-tasks-docs"
-    if not root.is_dir():
-        pytest.skip("shared vaults are not here")
+    root = REAL_VAULTS / "obsidian-tasks-docs"
     return Workspace.open(root)
 
 

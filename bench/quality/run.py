@@ -5,7 +5,7 @@ score measures its judgement, not which sentences it happened to pick), then the
 and the quality floor decide whether a walk would keep it. Reports precision of kept pairs,
 homonym survivors and recall of useful pairs, per vault and overall.
 
-    python bench/quality/run.py [--vaults DIR]   (DIR holds the shared vaults; default ../shared/vaults)
+    python bench/quality/run.py [--vaults DIR]   (DIR holds the two real vaults; default tests/fixtures/vaults)
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def kept(ws: Workspace, a: str, b: str, texts: tuple[str, str]) -> Candidate | N
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--vaults", type=Path, default=ROOT.parent / "shared" / "vaults")
+    parser.add_argument("--vaults", type=Path, default=ROOT / "tests" / "fixtures" / "vaults")
     args = parser.parse_args()
     pairs = yaml.safe_load((HERE / "labels.yaml").read_text(encoding="utf-8"))
     places = {"sample-vault": ROOT / "sample-vault"}
