@@ -2,7 +2,7 @@
 
 Two modes, read from the turn itself (§12.4). **Pull** (C mode): the person asks for another angle
 ("walk note", "am I missing something?") and gets every eligible active hypothesis, rewrite and
-muted ones included, best match first, a few at most. **Auto** (A mode): at most one note, and only
+muted ones included, best match first (a caller may ask for fewer). **Auto** (A mode): at most one note, and only
 when every gate agrees (§12.2): the turn matches the hypothesis (step 1), its impact is add, one of
 its ``applies_when`` matches and none of its ``never_applies_when`` does, the turn is exploratory
 (not a task and not a decision: ``walker.turns``), and the record is not muted (step 2).
@@ -34,6 +34,8 @@ PULL_PHRASES = (
     "what am i missing", "what else could this be", "what else might", "other perspective", "different angle",
     "还有别的角度吗", "别的角度", "我是不是漏了什么", "漏了什么",
 )
+
+
 @dataclass(frozen=True)
 class SurfaceSettings:
     """The ``[surface]`` table of walker.toml. ``WALKER_SURFACE=off`` in the environment also switches it off."""
