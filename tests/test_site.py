@@ -187,3 +187,10 @@ def test_the_top_level_mkdocs_yml_keeps_in_step_with_walker_site_build(tmp_path)
     generated = site_config(SAMPLE_VAULT, tmp_path / "site")
     assert written["theme"]["features"] == generated["theme"]["features"]
     assert written["markdown_extensions"] == generated["markdown_extensions"]
+
+
+def test_the_404_page_works_from_file(built):
+    _, site = built
+    page = (site / "404.html").read_text(encoding="utf-8")
+    assert not re.search(r'(?:href|src)="/(?!/)', page) and '"base": "."' in page
+    assert 'href="./index.html"' in page

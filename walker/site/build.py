@@ -138,6 +138,7 @@ def build_site(vault: Path, site_dir: Path, strict: bool = True) -> BuiltSite:
         own = [w for w in heard.messages if not NOTE_PAGE.search(w)]
         if strict and own:
             raise SiteError("the site did not build: " + "; ".join(own))
+        _relative_404(fresh / "404.html")
         (fresh / MARKER).write_text("Built by walker; `walker site build` replaces this folder.\n", encoding="utf-8")
         _swap_in(vault, fresh, target)
     finally:
@@ -157,6 +158,16 @@ class _Warnings(logging.Handler):
 
     def emit(self, record: logging.LogRecord) -> None:
         self.messages.append(" ".join(record.getMessage().split()))
+
+
+def _relative_404(page: Path) -> None:
+    """MkDocs gives its 404 page links from the server root ("/index.html"), which lead nowhere from
+    file://. The page sits at the top of the site, so "./" reaches the same files either way."""
+    if page.is_file():
+        text = page.read_text(encoding="utf-8")
+        text = re.sub(r'((?:href|src)=")/(?!/)', r"\1./", text)
+        text = text.replace('"base": "/"', '"base": "."').replace('"search": "/', '"search": "./')
+        page.write_text(text, encoding="utf-8")
 
 
 def _plain_words(message: str) -> str:
