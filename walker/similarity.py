@@ -30,7 +30,7 @@ CONCEPT_AXES = 100
 EVERYDAY_ZIPF = 5.0  # wordfreq's scale: 5 is once in 10,000 words of English ("middle", "public", "report")
 # Everyday words that are rare in a small vault only by chance: never a thread between two notes.
 PLAIN_WORDS = frozenset(
-    """whilst amongst unless able add added adds again ago almost along already also always another answer anything anyway
+    """able add added adds again ago almost along already also always another answer anything anyway
     around away back bad bag best better big bit came case change changes come comes coming day days
     did different does doing done down each early easy end ends enough even ever every fact far feel
     feels fine first five found four full get gets getting give given gives goes going good got great
@@ -45,7 +45,7 @@ PLAIN_WORDS = frozenset(
     weeks well went whole why word words work works year years yes yet
     above below following section sections example examples introduction introductory material scope outside
     conjunction detail details information overview describe describes described explain explains explained
-    mention mentioned useful various within without""".split()
+    mention mentioned useful various within without whilst amongst unless""".split()
 )
 
 
@@ -164,7 +164,8 @@ class TextIndex:
                 folders.setdefault(_folder(note), []).append(row)
             domains = self.__dict__["_domains"] = {folder: _unit(projected[rows].mean(axis=0))
                                                    for folder, rows in folders.items()}
-        return domains[_folder(path)]  # type: ignore[no-any-return]
+        nowhere = np.zeros(self.concepts.shape[1], dtype=np.float32)  # a note the index does not hold
+        return domains.get(_folder(path), nowhere)  # type: ignore[no-any-return]
 
     def word_closeness(self, a: str, b: str) -> float:
         """How much the vault uses two words (stems, all their forms) in the same notes: 1 for one concept."""
