@@ -219,13 +219,13 @@ def render_picture(outcome: WalkOutcome) -> str:
     for group in RINGS:
         for item in getattr(hood, group):
             x, y = position[item.path]
-            title = item.path.rsplit("/", 1)[-1].removesuffix(".md")
+            title = _note_name(item.path)
             anchor = "start" if x >= centre_x - 1 else "end"
             dx = 9 if anchor == "start" else -9
             shapes.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="{COLOURS[group]}"><title>{escape(item.reason)}</title></circle>')
             shapes.append(f'<text x="{x + dx:.1f}" y="{y + 6:.1f}" text-anchor="{anchor}"><title>{escape(title)}</title>'
                           f'{escape(_short(title, 20))}</text>')
-    seed_title = hood.seed.path.rsplit("/", 1)[-1].removesuffix(".md")
+    seed_title = _note_name(hood.seed.path)
     shapes.append(f'<circle cx="{centre_x}" cy="{centre}" r="13" fill="{COLOURS["seed"]}"/>')
     shapes.append(f'<text x="{centre_x}" y="{centre + 32}" text-anchor="middle" class="seed">{escape(_short(seed_title, 30))}</text>')
     legend = (f'<text x="16" y="{height - 16}" class="legend">numbered lines: hypotheses kept, in the order of the '

@@ -103,6 +103,7 @@ class TextIndex:
         state.pop("_rare_words", None)
         state.pop("_domains", None)
         state.pop("_stem_rows", None)
+        state.pop("_projected_notes", None)
         state.pop("_axis_weights", None)
         return state
 
@@ -158,7 +159,7 @@ class TextIndex:
     def _domain(self, path: str) -> np.ndarray:
         domains = self.__dict__.get("_domains")
         if domains is None:
-            projected = np.asarray(self.notes @ self.concepts)
+            projected = self._projected()
             folders: dict[str, list[int]] = {}
             for row, note in enumerate(self.paths):
                 folders.setdefault(_folder(note), []).append(row)
@@ -178,10 +179,19 @@ class TextIndex:
             rows = self.__dict__["_stem_rows"] = {}
             for row, term in enumerate(self.terms):
                 rows.setdefault(stem(str(term)), []).append(row)
-            # Each axis weighted by its singular value (the length of the notes along it), so the vault's main
-            # themes decide and the last, noisiest axes barely count: one note more or less moves little.
-            self.__dict__["_axis_weights"] = np.linalg.norm(np.asarray(self.notes @ self.concepts), axis=0)
-        return _unit(self.concepts[rows.get(word, [])].sum(axis=0) * self.__dict__["_axis_weights"])
+        # Each axis weighted by its singular value (the length of the notes along it), so the vault's main
+        # themes decide and the last, noisiest axes barely count: one note more or less moves little.
+        weights = self.__dict__.get("_axis_weights")
+        if weights is None:
+            weights = self.__dict__["_axis_weights"] = np.linalg.norm(self._projected(), axis=0)
+        return _unit(self.concepts[rows.get(word, [])].sum(axis=0) * weights)
+
+    def _projected(self) -> np.ndarray:
+        """Every note on the latent semantic axes (notes × axes), computed once."""
+        projected = self.__dict__.get("_projected_notes")
+        if projected is None:
+            projected = self.__dict__["_projected_notes"] = np.asarray(self.notes @ self.concepts)
+        return projected  # type: ignore[no-any-return]
 
     def rare_words(self) -> frozenset[str]:
         """The words few notes use (see ``rare``): the only ones a thread between two notes may run through."""

@@ -25,6 +25,7 @@ from typing import Any
 
 from walker.config import between, load_settings, table
 from walker.pool import lifecycle
+from walker.pool.records import confidence_rank
 from walker.pool.store import POOL, PoolStore, StoredRecord
 from walker.turns import EXPLORATORY, classify_turn
 from walker.vocabulary import cosine, load_vocabulary, weigh
@@ -87,9 +88,7 @@ def surface(vault: Path | str, turn: str, mode: str | None = None, limit: int | 
     if chosen == "pull":
         if not weigh(_without_pull_phrases(turn), vocabulary):
             # A bare "walk note" names no subject: the pool's newest and surest first.
-            rank = {"high": 0, "medium": 1, "low": 2}
-            picked = sorted(records, key=lambda r: (str(r.data.get("created", "")),
-                                                    -rank.get(str(r.data.get("confidence")), 3)), reverse=True)
+            picked = sorted(records, key=lambda r: (str(r.data.get("created", "")), confidence_rank(r.data)), reverse=True)
         else:
             picked = [r for r in ranked if scores[r.id] >= settings.match_pull]
         result.surfaced = [_entry(r) for r in picked[:limit]]

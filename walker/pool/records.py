@@ -190,6 +190,12 @@ def validate(record: Mapping[str, Any]) -> list[str]:
     return problems
 
 
+def confidence_rank(record: Mapping[str, Any]) -> int:
+    """Low 0, medium 1, high 2; -1 for a confidence a hand edit made up."""
+    value = str(record.get("confidence"))
+    return CONFIDENCES.index(value) if value in CONFIDENCES else -1
+
+
 def note_link(path: str) -> str:
     """A wikilink Obsidian resolves from anywhere: the full path without ``.md``, the title shown."""
     stem = path[:-3] if path.endswith(".md") else path

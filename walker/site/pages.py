@@ -22,7 +22,13 @@ from typing import Any
 from walker.corpus import Corpus, find_subpath, load_corpus
 from walker.corpus.parse import split_frontmatter
 from walker.corpus.text import Paragraph, read_paragraphs
-from walker.pool.records import KIND_WORDS, REVIEWER_HEADING, STATUSES, validate
+from walker.pool.records import (
+    KIND_WORDS,
+    REVIEWER_HEADING,
+    STATUSES,
+    confidence_rank,
+    validate,
+)
 from walker.pool.store import POOL, PoolStore, StoredRecord
 from walker.site.links import (
     BLOCK_ID_AT_END,
@@ -339,8 +345,9 @@ def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks, quotes: lis
     suffix = f" › {anchor.lstrip('^')}" if anchor and anchor.lower() != title.lower() else ""
     target = f"#{anchor}" if anchor and not re.fullmatch(r"L\d+(-L\d+)?", anchor) else ""
     shown = links.convert(f"[[{path.removesuffix('.md')}{target}|{title}{suffix}]]", POOL + "/x.md", page)
-    quoted = next((q for q in quotes if q in _excerpt(corpus, ref, limit=100_000)), "")
-    excerpt = _text(_excerpt(corpus, ref, around=quoted))
+    whole = _excerpt(corpus, ref)
+    quoted = next((q for q in quotes if q in whole), "")
+    excerpt = _text(_window(whole, around=quoted))
     if quoted and _text(quoted) in excerpt:
         excerpt = excerpt.replace(_text(quoted), f"=={_text(quoted)}==", 1)
     for word in thread:
@@ -377,9 +384,8 @@ def waiting(records: list[StoredRecord], newest: str) -> list[Waiting]:
         else:
             continue
         found.append(Waiting(r, left, _within_week(str(r.data.get("created", "")), newest), decided))
-    rank = {"high": 0, "medium": 1, "low": 2}
     return sorted(found, key=lambda w: (w.walks_left is None, w.walks_left or 0,
-                                        rank.get(str(w.record.data.get("confidence")), 3), w.record.id))
+                                        -confidence_rank(w.record.data), w.record.id))
 
 
 def _review_queue(queue: list[Waiting]) -> str:
@@ -593,9 +599,8 @@ def _inline_block_ids(path: Path) -> set[str]:
 _PARAGRAPHS: dict[tuple[str, str], list[Paragraph]] = {}
 
 
-def _excerpt(corpus: Corpus, ref: str, limit: int = 400, around: str = "") -> str:
-    """The cited passage in the note's own words: the block, the heading's section, or the lines; when
-    longer than ``limit``, the part around the sentence ``around``."""
+def _excerpt(corpus: Corpus, ref: str) -> str:
+    """The cited passage in the note's own words, whole: the block, the heading's section, or the lines."""
     path, _, anchor = ref.partition("#")
     note = corpus.notes.get(path)
     if note is None:
@@ -612,7 +617,11 @@ def _excerpt(corpus: Corpus, ref: str, limit: int = 400, around: str = "") -> st
     key = (corpus.root, path)
     if key not in _PARAGRAPHS:
         _PARAGRAPHS[key] = read_paragraphs(corpus.root, note)
-    text = " ".join(" ".join(p.text for p in _PARAGRAPHS[key] if first <= p.line <= last).split())
+    return " ".join(" ".join(p.text for p in _PARAGRAPHS[key] if first <= p.line <= last).split())
+
+
+def _window(text: str, limit: int = 400, around: str = "") -> str:
+    """At most ``limit`` characters of a passage; when it is longer, the part around the sentence ``around``."""
     at = text.find(around) if around else -1
     if at > 0 and len(text) > limit and at + len(around) > limit - 1:
         start = max(0, min(at - (limit - len(around)) // 2, len(text) - limit + 1))

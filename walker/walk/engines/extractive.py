@@ -136,11 +136,12 @@ class ExtractiveEngine:
             (text_a, ref_a), (text_b, ref_b), (first, second) = (text_b, ref_b), (text_a, ref_a), (second, first)
         end_a, end_b = first[0], first[1]
         via = _shared_note(context, end_a.path, end_b.path)
-        same_concept = _one_subject(context, end_a.path, end_b.path, frozenset(rare))
+        domains = _domains(context, end_a.path, end_b.path)
+        same_concept = _one_subject(context, end_a.path, end_b.path, frozenset(rare), domains == ONE_FOLDER)
         joined = thread(text_a, text_b, context.index, same_concept)
         joined = joined._replace(terms=tuple(t for t in joined.terms if set(t.split()) & rare))
         pair = Pair(_name(end_a), _name(end_b), text_a, text_b, joined, same_concept, linked=via is not None,
-                    domains=_domains(context, end_a.path, end_b.path),
+                    domains=domains,
                     everyday=everyday_terms(text_a, text_b, joined.terms, context.index),
                     cohesive=cohesive(joined.terms, context.index))
         kind = classify(pair)
@@ -240,11 +241,10 @@ def _best_passages(quotable: Propositions, a: str, b: str, titles: tuple[list[fr
     return None if best is None else (best[1], best[2], best[0], best[3])
 
 
-def _one_subject(context: WalkContext, a: str, b: str, thread: frozenset[str]) -> bool:
+def _one_subject(context: WalkContext, a: str, b: str, thread: frozenset[str], same_folder: bool) -> bool:
     """Notes close in meaning once their thread is left out, in one top-level folder (the vault owner's own
     domains) unless they are very close: two views of one subject, not two domains."""
     closeness = context.index.note_closeness(a, b, thread)
-    same_folder = a.partition("/")[0] == b.partition("/")[0] and "/" in a and "/" in b
     return closeness >= (SAME_CONCEPT if same_folder else OTHER_FOLDER_CONCEPT)
 
 
