@@ -1,10 +1,15 @@
 """The critic gate (§11.5): every rule fires on a bad candidate and stays quiet on a good one."""
 
 import dataclasses
+import json
+from pathlib import Path
 
 import pytest
+import yaml
+from click.testing import CliRunner
 from conftest import SAMPLE_VAULT
 
+from walker.cli import main
 from walker.pool.records import Candidate
 from walker.walk import critic
 from walker.walk.critic import CriticContext, PoolClaim, gate, judge
@@ -161,3 +166,80 @@ def test_one_shared_word_within_one_subject_is_not_a_homonym(ctx):
     assert "homonym" not in fired(same_subject, ctx)
     assert "homonym" not in fired(GOOD, ctx)  # "fed faster than it can" / "work faster than you can": one sense
     assert "repeated-text" not in fired(GOOD, ctx) and "repeated-text" not in fired(same_subject, ctx)
+
+
+CASES = yaml.safe_load((Path(__file__).parent / "data" / "critic_cases.yaml").read_text(encoding="utf-8"))
+# The rules the protocol names: each must reject on its own, never only because `ungrounded` fired.
+PROTOCOL_RULES = {"no-refs", "no-falsifiable-disconfirm", "applies-when-vague", "sensitive-attribute", "single-source",
+                  "restates-existing", "facts-absent-from-refs", "impact-unjustified", "unfalsifiable-claim"}
+OUTSIDE_THE_WALK = {"Music/Counterpoint.md", "Systems/Gossip Protocols.md", "Garden/Aphids.md", "Kitchen/Kimchi.md",
+                    "Music/Ear Training.md"}
+
+
+@pytest.fixture(scope="module")
+def wide_ctx(ctx):
+    """Most of the sample vault was retrieved; five notes were not."""
+    return CriticContext(ctx.corpus, ctx.index, set(ctx.corpus.notes) - OUTSIDE_THE_WALK, [])
+
+
+def from_case(case):
+    """The good candidate with one case's changes, and the pool it is judged against."""
+    case = dict(case)
+    pool = [PoolClaim(f"hyp-2026-01-01-{n:03d}", status, GOOD.claim if claim == "same" else claim,
+                      GOOD.supporting_refs if refs == "same" else tuple(refs))
+            for n, (status, claim, refs) in enumerate(case.pop("pool", []), 1)]
+    if "add" in case:
+        case["claim"] = f"{GOOD.claim} {case.pop('add')}"
+    if "supporting_refs" in case:
+        case["bridge"] = tuple({"path": r.partition("#")[0], "ref": r} for r in case["supporting_refs"])
+        case.setdefault("grounding", {"rare_terms": [], "via": None})
+    for name in ("supporting_refs", "applies_when", "never_applies_when", "disconfirm_if"):
+        if name in case:
+            case[name] = tuple(case[name])
+    return dataclasses.replace(GOOD, **case), pool
+
+
+def judged(case, wide_ctx):
+    candidate, pool = from_case(case)
+    return judge(candidate, CriticContext(wide_ctx.corpus, wide_ctx.index, wide_ctx.retrieved, pool))
+
+
+def cases(verdict):
+    return [pytest.param(rule, case, id=f"{rule}-{n}") for rule, both in CASES.items() for n, case in enumerate(both[verdict])]
+
+
+@pytest.mark.parametrize("rule, case", cases("bad"))
+def test_each_rule_rejects_paraphrases_for_its_own_reason(wide_ctx, rule, case):
+    verdict = judged(case, wide_ctx)
+    assert rule in verdict.rules, verdict.reasons
+    if rule in PROTOCOL_RULES:
+        assert "ungrounded" not in verdict.rules, verdict.reasons
+
+
+@pytest.mark.parametrize("rule, case", cases("good"))
+def test_each_rule_passes_good_counterparts(wide_ctx, rule, case):
+    verdict = judged(case, wide_ctx)
+    assert verdict.accepted, verdict.reasons
+
+
+def test_every_rule_has_five_bad_and_five_good_cases():
+    for name, _ in critic.RULES:
+        if name == "no-refs":  # one way to have no refs
+            continue
+        assert len(CASES[name]["bad"]) >= 5 and len(CASES[name]["good"]) >= 5, name
+
+
+def test_walker_critique_names_each_rule_on_a_file_of_paraphrases(tmp_path):
+    """What a reviewer runs: every bad case rejected for its own rule, every good counterpart kept."""
+    cases = [(rule, verdict, case) for rule, both in CASES.items() if rule not in ("refs-not-retrieved", "duplicate-of-pool")
+             for verdict in ("bad", "good") for case in both[verdict]]
+    records = [{"id": f"{rule}/{verdict}/{n}", **from_case(case)[0].as_dict()} for n, (rule, verdict, case) in enumerate(cases)]
+    (tmp_path / "candidates.yaml").write_text(yaml.safe_dump(json.loads(json.dumps(records)), allow_unicode=True), encoding="utf-8")
+    result = CliRunner().invoke(main, ["critique", str(tmp_path / "candidates.yaml"), str(SAMPLE_VAULT), "--json"])
+    assert result.exit_code == 0, result.output
+    for verdict in json.loads(result.output)["verdicts"]:
+        rule, expected, _ = verdict["id"].split("/")
+        if expected == "bad":
+            assert rule in verdict["rules"], verdict
+        else:
+            assert verdict["accepted"], verdict

@@ -29,6 +29,7 @@ from walker.corpus.text import Paragraph, is_proposition, sentences
 from walker.errors import WalkerError
 from walker.graph import Adjacency, shortest_distances
 from walker.similarity import TextIndex
+from walker.walk.sensitive import sensitive_inference
 
 SEED_SOURCES = ("recent", "revisited", "open-question", "forgotten")
 DAILY_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
@@ -157,6 +158,8 @@ def central_sentence(index: TextIndex, path: str, paragraphs: list[Paragraph]) -
         for sentence in sentences(paragraph.text):
             words = re.findall(r"[^\W\d_]+", sentence.lower())
             if not 8 <= len(words) <= 45 or sentence.endswith(("?", ":")) or not is_proposition(sentence, title):
+                continue
+            if sensitive_inference(sentence):  # what a note says of a person's health or faith seeds nothing
                 continue
             # Key words per word, so long sentences do not win by length; authors mark what matters with ^ids.
             score = sum(weights.get(w, 0.0) for w in set(words)) / len(words) ** 0.5

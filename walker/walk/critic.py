@@ -12,16 +12,20 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+from wordfreq import zipf_frequency
 
 from walker.corpus.model import Corpus
 from walker.corpus.resolve import find_subpath
 from walker.pool.records import CONFIDENCES, IMPACTS, Candidate
-from walker.similarity import TOKEN_PATTERN, TextIndex
+from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex, stem
 from walker.walk.sense import SAME_TOPIC_SIMILARITY, shared_words, thread
+from walker.walk.sensitive import sensitive_inference
 
 RESTATE_SIMILARITY = 0.7
 OTHER_NOTE_SIMILARITY = 0.3  # a bridge that quotes a second note is this close to it
 DUPLICATE_SIMILARITY = 0.85
+RESTATED_SHARE = 0.1  # a claim with no more than this share of words from outside one note restates that note
 REPEATED_TEXT = 0.5  # two quotes sharing this share of their words are one text copied...
 REPEATED_RUN = 6  # ...and so are two that share this many words in a row
 SOFT_RULES = frozenset({"single-source", "applies-when-vague", "no-falsifiable-disconfirm", "impact-unjustified"})
@@ -130,50 +134,16 @@ def applies_when_vague(c: Candidate, ctx: CriticContext) -> str | None:
     return None if identifiable else "no applies_when names a situation someone could recognise"
 
 
-_PERSON = re.compile(
-    r"\b(?:the (?:user|author|writer|owner|reader)|user|author|you|he|she|him|her|his|hers|they|them|their|"
-    r"someone|somebody|this person|i|me|my|we|us|our|[A-Z][a-z]+'s)\b"
-    r"|\b[A-Z][a-z]+ (?=(?:is|has|had|was|seems|may|might|must|appears|feels)\b)"  # a name doing something
-)
-_INFERENCE = re.compile(
-    r"\b(?:is|are|was|were|may be|might be|must be|could be|seems?|appears?|probably|likely|suffers?|"
-    r"struggles? with|has|have|tends? to be|identif(?:y|ies) as|comes? from)\b",
-    re.IGNORECASE,
-)
-_SENSITIVE = {
-    "psychological": r"anxious|anxiety|depress\w*|adhd|autis\w*|bipolar|neurotic|narcissis\w*|trauma\w*|"
-                     r"insecur\w*|obsessive|ocd|burn(?:ed|t)? ?out|mental(?:ly)? ill\w*|lonely|loneliness|"
-                     r"introvert\w*|extravert\w*|personality (?:type|disorder)",
-    "medical": r"ill(?:ness)?|sick|disease|diagnos\w*|disorder|medicat\w*|pregnan\w*|disab\w*|cancer|"
-               r"diabet\w*|chronic\w*|insomnia|addict\w*|alcoholi\w*|eating disorder|health (?:problem|issue|condition)s?",
-    "gender": r"gender|male|female|woman|women|man|men|transgender|non-binary|nonbinary",
-    "age": r"elderly|\d+ years old|aged \d+|too old|too young|teenager|boomer|millennial|middle-aged|over the hill",
-    "ethnicity": r"ethnic\w*|race|racial|immigrant|heritage|african|asian|hispanic|latino|latina|arab|jewish|"
-                 r"(?:black|white|brown) (?:people|person|man|woman|men|women|family)",
-    "religion": r"religio\w*|christian|muslim|hindu|buddhist|atheist|catholic|protestant|faith|believer",
-    "sexuality": r"gay|lesbian|bisexual|homosexual|heterosexual|queer|sexual orientation|straight",
-    "politics": r"politic\w*|liberal|conservative|left-wing|right-wing|socialist|communist|voter|partisan",
-}
-_SENSITIVE_RE = {kind: re.compile(rf"\b(?:{words})\b", re.IGNORECASE) for kind, words in _SENSITIVE.items()}
-
-
-_COPULA = re.compile(r"\b(?:is|are|was|were|be|been|being|seems?|feels?|looks?|became|becomes|gets?|got)\s+"
-                     r"(?:[\w'-]+\s+){0,2}$", re.IGNORECASE)
-
-
 def sensitive_attribute(c: Candidate, ctx: CriticContext) -> str | None:
-    """A claim that reads a person's health, mind, gender, age, origin, faith, sexuality or politics.
-
-    Fires when a sentence names a person and a sensitive attribute, or states one of someone
-    ("… is anxious"), even inside a quotation: repeating it in a hypothesis spreads it.
-    """
-    for sentence in re.split(r"(?<=[.!?;])\s+", c.claim):
-        about_person = _PERSON.search(sentence) and _INFERENCE.search(sentence)
-        for kind, pattern in _SENSITIVE_RE.items():
-            for match in pattern.finditer(sentence):
-                if about_person or _COPULA.search(sentence[: match.start()]):
-                    article = "an" if kind[0] in "aeiou" else "a"
-                    return f"infers {article} {kind} attribute about a person: “{sentence.strip()}”"
+    """A claim, reason or situation that reads a person's health, mind, gender, age, origin, faith,
+    sexuality, politics, family role or disability. A quotation of a cited passage is the note's own
+    words, not an inference; any other quotation counts: repeating it in a hypothesis spreads it."""
+    haystack = _normal(" ".join(t for t in (ctx.ref_text(r) for r in c.supporting_refs) if t))
+    for text in (c.claim, c.why_it_matters, *c.applies_when, *c.never_applies_when):
+        unquoted = _QUOTED.sub(lambda m: " " if _normal(m.group(1)).rstrip(".") in haystack else m.group(0), text)
+        found = sensitive_inference(unquoted)
+        if found:
+            return f"infers {found}"
     return None
 
 
@@ -199,7 +169,16 @@ def restates_existing(c: Candidate, ctx: CriticContext) -> str | None:
         section = ctx.corpus.notes[key.path].sections[key.section]
         where = f"{key.path}#{section.heading}" if section.heading else key.path
         return f"restates {where} (similarity {scores[best]:.2f}) and adds nothing from another note"
+    words = _content_stems(c.claim)
+    path = ctx.index.paths[best_note]
+    own = _content_stems(" ".join(p.text for p in ctx.index.paragraphs.get(path, [])))
+    if len(words) >= 6 and len(words - own) <= len(words) * RESTATED_SHARE:
+        return f"restates {path}: all but {len(words - own)} of the claim's {len(words)} words are that note's own"
     return None
+
+
+def _content_stems(text: str) -> set[str]:
+    return {stem(w) for w in re.findall(TOKEN_PATTERN, text.lower()) if w not in ENGLISH_STOP_WORDS}
 
 
 _PROTOCOL_TERMS = re.compile(r"\bauto-?walk\b|\bauto-?dream\b|\bcritic gate\b|\bhypothesis pool\b|\bwalker\b",
@@ -233,9 +212,52 @@ def facts_absent_from_refs(c: Candidate, ctx: CriticContext) -> str | None:
             missing.append(f"[[{target}]]")
     protocol = _PROTOCOL_TERMS.findall(c.claim)
     missing += [p for p in protocol if _normal(p) not in haystack]
+    missing += [t for t in _CITATION.findall(unquoted) if _normal(t) not in haystack]
+    missing += _specific_words(unquoted, haystack, ctx.index)
     if missing:
         return f"names what no cited passage says: {', '.join(dict.fromkeys(missing))}"
+    prior = _PRIOR_CONCLUSION.search(unquoted)
+    if prior and not _CONCLUDES.search(haystack):
+        return f"speaks of a conclusion no cited passage records: “{prior.group(0)}”"
     return None
+
+
+# "Little's law", "queueing theory": a citation, however it is capitalised.
+_CITATION = re.compile(r"\b[\w-]+'s (?:law|theorem|principle|rule|effect|paradox|razor|constant|conjecture|lemma|"
+                       r"equation|hypothesis)\b|\b[\w-]+ (?:theory|theorem|law|principle|effect|paradox|fallacy)\b",
+                       re.IGNORECASE)
+# What the user "already concluded", "decided last year": a prior conclusion needs a passage that records it.
+_PRIOR_CONCLUSION = re.compile(
+    r"\b(?:already|previously|earlier|last (?:year|month|week)|long ago|once)\b[^.;]*?\b(?:conclu\w+|decid\w+|"
+    r"decision|agreed|settled|established|proved|proven|showed|shown)\b|\b(?:conclu\w+|decid\w+|agreed|settled)\b"
+    r"[^.;]*?\b(?:already|previously|earlier|before|last (?:year|month|week)|long ago)\b",
+    re.IGNORECASE)
+_CONCLUDES = re.compile(r"\b(?:conclu\w+|decid\w+|decision|agreed|settled|we chose|i chose|verdict)\b")
+ORDINARY_ZIPF = 3.5  # wordfreq's scale: English uses the word at least 3 times in a million words
+ORDINARY_IN_VAULT = 0.05  # ...or the vault uses it in this share of its notes
+
+
+def _specific_words(text: str, haystack: str, index: TextIndex) -> list[str]:
+    """Words of ``text`` that name something specific ("nginx", "limiter") and are in no cited passage:
+    neither ordinary English nor common in this vault, in no form the passages use."""
+    present = {stem(w) for w in re.findall(TOKEN_PATTERN, haystack)}
+    common_idf = np.log(1 / ORDINARY_IN_VAULT) + 1  # smoothed idf of a word in that share of notes
+    found = []
+    for word in dict.fromkeys(re.findall(TOKEN_PATTERN, text.lower())):
+        if word in ENGLISH_STOP_WORDS or word in PLAIN_WORDS or _derived(word, present):
+            continue
+        if zipf_frequency(word, "en") >= ORDINARY_ZIPF or 0 < index.weight(word) <= common_idf:
+            continue
+        found.append(word)
+    return found
+
+
+def _derived(word: str, stems: set[str]) -> bool:
+    """The word is a form of one the passages use: "soupiness" of "soupy", "overfed" of "fed"."""
+    if stem(word) in stems:
+        return True
+    return any(word.endswith(s) and len(s) >= 3 or len(s) >= 4 and word[: max(4, len(s) - 1)] == s[: max(4, len(s) - 1)]
+               for s in stems)
 
 
 def impact_unjustified(c: Candidate, ctx: CriticContext) -> str | None:
@@ -291,8 +313,8 @@ def ungrounded(c: Candidate, ctx: CriticContext) -> str | None:
     if grounding.get("via"):
         return None
     texts = _joined_passages(c, ctx)
-    if texts is not None and thread(*texts, ctx.index, _same_topic(c, ctx)):
-        return None
+    if texts is None or thread(*texts, ctx.index, _same_topic(c, ctx)):
+        return None  # no two notes to join: single-source or the ref rules say why
     return "nothing joins the cited passages: no word in one sense, no shared note, no closeness in meaning"
 
 
@@ -316,8 +338,8 @@ def homonym(c: Candidate, ctx: CriticContext) -> str | None:
 
 def _joined_passages(c: Candidate, ctx: CriticContext) -> tuple[str, str] | None:
     """The two passages a bridge joins: the ones its claim quotes, else the text its first two refs open."""
-    refs = _bridge_refs(c)
-    if len(refs) < 2 or refs[0].partition("#")[0] == refs[1].partition("#")[0]:
+    refs = list({r.partition("#")[0]: r for r in reversed(_bridge_refs(c))}.values())[::-1]  # first ref per note
+    if len(refs) < 2:
         return None
     quotes = _quoted_passages(c)
     texts = quotes[:2] if len(quotes) >= 2 else [ctx.ref_text(r) for r in refs[:2]]

@@ -26,6 +26,7 @@ from walker.pool.store import PoolStore
 from walker.report import WalkOutcome, render_picture, render_report
 from walker.walk.critic import CriticContext, PoolClaim, gate
 from walker.walk.engines.base import WalkContext, get_engine
+from walker.walk.sensitive import sensitive_inference
 from walker.wander import (
     Seed,
     candidate_seeds,
@@ -219,6 +220,10 @@ def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]
         proposition, ref = propose(ws.index, ws.corpus.notes[path])
         return Seed(path, proposition, ref, "given", "named on the command line")
     if options.seed_text:
+        if found := sensitive_inference(options.seed_text):
+            raise NoSeed(f"the seed infers {found}. A walk does not start from what someone's health, mind, "
+                         "gender, age, origin, faith, sexuality, politics, family or disability may be; "
+                         "say the idea without the person")
         return _seed_from_text(ws, options.seed_text)
     used = [str((run.get("seed") or {}).get("path")) for run in history[-ws.wander_settings.no_reuse_walks:]]
     # Enough candidates per source that the last walks' seeds never use them all up.

@@ -33,6 +33,7 @@ from walker.walk.kinds import (
     word,
 )
 from walker.walk.sense import cohesive, everyday_terms, surface_forms, thread
+from walker.walk.sensitive import sensitive_inference
 from walker.wander import (
     Item,
     central_sentence,
@@ -204,6 +205,8 @@ class Propositions:
                     continue
                 if _listiness(sentence) >= LIST_LIKE:
                     continue  # an ingredient list or a table row is not a claim worth bridging
+                if sensitive_inference(sentence):
+                    continue  # a bridge would carry what the note says of a person's health, faith, origin…
                 weights: dict[str, float] = {}  # the sentence's rare words (few notes use them), by weight
                 for token in re.findall(TOKEN_PATTERN, sentence.lower()):
                     if token in rare and token not in PLAIN_WORDS:

@@ -1,0 +1,82 @@
+"""Whether a text infers something sensitive about a person: their mind, health, gender, age, origin,
+faith, sexuality, politics, family role or disability (protocol: the critic rejects such a claim).
+
+A sentence infers an attribute when it names a person and an attribute together ("the writer
+cannot sleep well"), states one ("… is anxious"), or reads one out of the notes ("suggests
+obsessive-compulsive tendencies"). Quoting a note's own sentence is not an inference, so the caller
+removes quotations of the cited passages first. English and Chinese.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Cues, not only names of conditions: "cannot sleep" says insomnia, "over sixty" says age.
+_ATTRIBUTES = {
+    "psychological": r"anxious|anxiety|depress\w*|adhd|autis\w*|bipolar|neurotic|narcissis\w*|trauma\w*|insecur\w*|"
+                     r"obsessive\w*|compulsive|ocd|burn(?:ed|t)?[ -]?out|mental(?:ly)? (?:ill\w*|health)|lonel\w*|"
+                     r"introvert\w*|extravert\w*|personality (?:type|disorder)|perfectionis\w*|exhaust(?:ed|ion)|"
+                     r"overwhelmed|stressed(?: out)?|grie(?:f|ving)|panic\w*|phobi\w*|paranoi\w*|self-esteem|"
+                     r"emotional(?:ly)? (?:unstable|fragile)|neurodivergent|low mood",
+    "medical": r"ill|illness|sick\w*|disease|diagnos\w*|disorders?|medicat\w*|therap(?:y|ist)|pregnan\w*|cancer|"
+               r"diabet\w*|chronic\w*|insomnia\w*|sleepless\w*|(?:can ?not|can't|cannot|unable to|struggles? to) "
+               r"sleep|sleeps? (?:badly|poorly|well)|fatigue\w*|pain|injur\w*|surgery|hospital\w*|addict\w*|"
+               r"alcoholi\w*|overweight|obes\w*|eating disorder|symptoms?|health (?:problem|issue|condition)s?|"
+               r"recover(?:ing|y) from",
+    "gender": r"gender\w*|woman|women|female|male|feminine|masculine|transgender|non-binary|nonbinary|girl|boy",
+    "age": r"elderly|\d+ years old|aged \d+|over (?:fifty|sixty|seventy|eighty|\d0)|in (?:his|her|their) "
+           r"(?:twenties|thirties|forties|fifties|sixties|seventies|eighties)|too old|too young|getting older|"
+           r"teenager\w*|boomer\w*|millennial\w*|gen ?z|middle-aged|retire(?:d|e|ment)|pensioner",
+    "ethnicity": r"ethnic\w*|race|racial|immigrant\w*|heritage|african|asian|hispanic|latin[oax]|arab|jewish|"
+                 r"(?:black|white|brown) (?:people|person|man|woman|men|women|family)",
+    "religion": r"religio\w*|christian\w*|muslim\w*|hindu\w*|buddhist\w*|atheis\w*|catholic\w*|protestant\w*|"
+                r"faith|believer|devout|prays?|praying|church|mosque|synagogue",
+    "sexuality": r"gay|lesbian|bisexual|homosexual|heterosexual|queer|sexual orientation|sexuality",
+    "politics": r"politic\w*|liberal|conservative|left-wing|right-wing|socialist|communist|voters?|partisan",
+    "family role": r"mother\w*|mom|mum|father\w*|dad|parenthood|parenting|(?:a|as a|single|new) parent|wife|"
+                   r"husband|spouse|married|marriage|divorc\w*|widow\w*|childless|grand(?:mother|father|parent)s?|"
+                   r"caregiver|son|daughter",
+    "disability": r"disab\w*|handicap\w*|blind|deaf|wheelchair|dyslexi\w*|impair\w*",
+}
+_ATTRIBUTES_ZH = {
+    "psychological": "焦虑|抑郁|强迫症|心理问题|精神(?:疾病|问题|状态)|倦怠|疲惫|崩溃|孤独|自卑|压力很?大",
+    "medical": "失眠|睡不好|睡不着|生病|疾病|患有|病人|病情|吃药|治疗|怀孕|癌|糖尿病|慢性病",
+    "gender": "女性|男性|性别|女人|男人",
+    "age": r"\d+岁|[一二三四五六七八九十]+十?多?岁|老年|中年|年纪|退休|年轻人",
+    "ethnicity": "民族|种族|移民|少数族裔",
+    "religion": "宗教|信仰|基督徒|穆斯林|佛教徒|信教",
+    "sexuality": "同性恋|异性恋|双性恋|性取向",
+    "politics": "政治立场|党员|左派|右派",
+    "family role": "母亲|妈妈|父亲|爸爸|丈夫|妻子|离婚|单亲|当妈|为人父母",
+    "disability": "残疾|失明|失聪|残障",
+}
+_PERSON = re.compile(
+    r"(?i:\b(?:the (?:user|author|writer|owner|reader|note-?taker)|users?|authors?|writers?|you|your|he|she|him|her|"
+    r"his|hers|someone|somebody|anyone|this person|a person|people|i|me|my|we|us|our)\b)"
+    r"|\b[A-Z][a-z]+'s\b|\b[A-Z][a-z]+ (?=(?:is|has|had|was|seems|may|might|must|appears|feels)\b)"
+    r"|用户|作者|笔者|他们|她们|他|她|你|我|这个人|此人|某人"
+)
+# Reading an attribute out of something: "suggests", "reveals", "a sign of"; or stating one: "is …".
+_READS = re.compile(
+    r"\b(?:suggests?|suggesting|reveals?|revealing|indicates?|indicating|implies|implying|betrays?|hints? at|"
+    r"points? to|signals?|a sign (?:of|that)|shows? that|tells? us|speaks? to|reflects?|is consistent with|"
+    r"must (?:be|have)|probably|likely)\b"
+    r"|\b(?:is|are|was|were|be|been|being|seems?|feels?|looks?|reads?|sounds?|became|becomes|gets?|got|has|have)\s+(?:[\w'-]+\s+){0,2}$"
+    r"|说明|表明|显示|意味着|看得?出|可能是|似乎|应该是",
+    re.IGNORECASE,
+)
+_CUES = [(kind, re.compile(rf"\b(?:{words})\b", re.IGNORECASE)) for kind, words in _ATTRIBUTES.items()]
+_CUES += [(kind, re.compile(words)) for kind, words in _ATTRIBUTES_ZH.items()]
+
+
+def sensitive_inference(text: str) -> str | None:
+    """"a medical attribute: “the sentence”" when a sentence of ``text`` infers one about a person, else None."""
+    for sentence in re.split(r"(?<=[.!?;。！？；])\s*", text):
+        person = _PERSON.search(sentence)
+        for kind, cue in _CUES:
+            for match in cue.finditer(sentence):
+                before = sentence[: match.start()]
+                if person or _READS.search(before):
+                    article = "an" if kind[0] in "aeiou" else "a"
+                    return f"{article} {kind} attribute: “{sentence.strip()}”"
+    return None
