@@ -232,3 +232,30 @@ def test_unknown_model_and_endpoint_down(vault, model):
     down = walk(vault)
     assert down.exit_code == 1 and "cannot reach the model endpoint" in down.output
     assert KEY not in everything_under(vault)
+
+
+def paraphrasing_critique(body):
+    """A model's critic that keeps paraphrases of what the gate exists to stop, beside one good bridge."""
+    status, answer = critique(body)
+    data = json.loads(answer)
+    good = data["hypotheses"][0]
+    data["hypotheses"] = [good] + [
+        {**good, "candidate": n, "claim": f"{good['claim']} {extra}"} for n, extra in (
+            (1, "Someone recovering from exhaustion at work would pace it the same way."),
+            (2, "A token bucket rate limiter in nginx works the same way."),
+            (3, "As the user already concluded last year, the clock is a poor guide."))]
+    data["noteworthy"] = []
+    return 200, json.dumps(data)
+
+
+def test_paraphrased_inferences_and_absent_facts_never_reach_active(vault, model):
+    model.script = [inventory, roam, paraphrasing_critique]
+    result = walk(vault)
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    (record,) = PoolStore(vault).records("active")
+    assert not re.search(r"exhaustion|nginx|concluded", record.data["claim"])
+    run = yaml.safe_load((vault / "walks" / "runs" / f"{summary['walk_id']}.yaml").read_text())
+    fired = [v["gate"]["rules"] for v in run["phases"]["critique"]]
+    assert [] in fired and any("sensitive-attribute" in rules for rules in fired)
+    assert fired.count(["facts-absent-from-refs"]) == 2  # nginx; a conclusion no passage records
