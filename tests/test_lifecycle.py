@@ -78,14 +78,35 @@ def test_laundering_check_with_file_only_refs():
     assert lifecycle.laundering("user statement on 2026-11-29", record) is None
 
 
-@pytest.mark.parametrize("source", ["{id}", "{ref}", "the hypothesis and its refs", "per {ref} and {id}"])
-def test_laundering_a_guess_into_evidence_is_refused(walked, source):
+@pytest.mark.parametrize("source, why", [
+    ("{id}", "names only the hypothesis or its refs"),
+    ("{ref}", "names only the hypothesis or its refs"),
+    ("the hypothesis and its refs", "names only the hypothesis or its refs"),
+    ("per {ref} and {id}", "names only the hypothesis or its refs"),
+    ("the docs say so", "vague appeal"),
+    ("it's known", "vague appeal"),
+    ("everyone in the team agrees", "vague appeal"),
+    ("confirmed by walker's hypothesis", "vouching for itself"),
+    ("the hypothesis held up on 2026-11-29", "vouching for itself"),
+])
+def test_laundering_a_guess_into_evidence_is_refused(walked, source, why):
     vault, ids = walked
     ref = records(vault, "active")[ids[0]].data["supporting_refs"][0]
     before = digest_outside(vault)
     result = cli("discharge", ids[0], vault, "--source", source.format(id=ids[0], ref=ref), "--statement", "It holds.")
-    assert result.exit_code == 2 and "names only the hypothesis or its refs" in result.output
+    assert result.exit_code == 2 and why in result.output
+    assert "e.g. 'user statement on 2026-11-29'" in " ".join(result.output.split())  # says what is needed
     assert digest_outside(vault) == before
+
+
+@pytest.mark.parametrize("source", ["user statement on 2026-11-29", "measured on 28 November 2026: the heap stayed cold",
+                                    "https://example.org/compost-study", "my notes in [[Garden Plan 2026]]",
+                                    "talked with Anna on Nov 3, 2026"])
+def test_evidence_outside_the_hypothesis_discharges(walked, source):
+    vault, ids = walked
+    result = cli("discharge", ids[0], vault, "--source", source, "--statement", "It holds.", "--now", NOW.isoformat())
+    assert result.exit_code == 0, result.output
+    assert records(vault, "discharged")[ids[0]].data["discharge_source"] == source
 
 
 def test_reject_archive_mute_unmute_keep_folder_and_status_in_step(walked):

@@ -49,20 +49,39 @@ def find(store: PoolStore, record_id: str) -> StoredRecord:
 
 
 def laundering(source: str, record: StoredRecord) -> str | None:
-    """Why ``source`` is only the hypothesis or its refs dressed up as evidence (§6.2.2), or None."""
+    """Why ``source`` is no evidence (§6.2.2), or None. Evidence lies outside the hypothesis and its refs
+    and can be found again: a date (a statement or an observation on a day), a URL, or another note."""
     text = source.lower()
+    ref_notes = set()
     for ref in record.data.get("supporting_refs") or []:
         path, _, anchor = str(ref).lower().partition("#")
         name = path.rsplit("/", 1)[-1].removesuffix(".md")
+        ref_notes.add(name)
         for piece in (str(ref).lower(), path, path.removesuffix(".md"), name, anchor):
             if piece:  # an empty anchor must not be "replaced" between every character
                 text = text.replace(piece, " ")
     text = re.sub(r"\bhyp-[\w-]+", " ", text)
     words = [w for w in re.findall(r"[^\W_]+", text) if w not in LAUNDERING_FILLER]
-    if len(words) < 2:
+    links = [t.rsplit("/", 1)[-1].lower().removesuffix(".md") for t in re.findall(r"\[\[([^\]|#]+)", source)]
+    other_note = any(name not in ref_notes for name in links)
+    if len(words) < 2 and not other_note:
         return ("the source names only the hypothesis or its refs; name the real evidence, e.g. "
                 "'user statement on 2026-11-29' or the observation that settled it")
-    return None
+    if appeal := _WALKER_APPEAL.search(source):
+        return (f"“{appeal.group(0)}” is the hypothesis vouching for itself; name what settled it, e.g. "
+                "'user statement on 2026-11-29' or 'measured on 2026-11-28: …'")
+    if _DATE.search(source) or _URL.search(source) or other_note:
+        return None
+    return ("the source is a vague appeal, not evidence; say who or what settled it and when, e.g. "
+            "'user statement on 2026-11-29', 'measured on 2026-11-28: …', a URL, or a [[note]] "
+            "other than the hypothesis's refs")
+
+
+_WALKER_APPEAL = re.compile(r"\b(?:walker|auto-?walk|(?:the |this |a )?hypothes[ie]s|the walk|the critic)\b"
+                            r"(?:'s)?(?:\s+\w+){0,3}", re.IGNORECASE)
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{4}\b|"
+                   r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2},? \d{4}\b", re.IGNORECASE)
+_URL = re.compile(r"\bhttps?://\S+", re.IGNORECASE)
 
 
 # --- the four exits, and mute --------------------------------------------------------
