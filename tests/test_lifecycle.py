@@ -66,7 +66,8 @@ def test_discharge_spawns_a_conclusion_note_and_retires_the_record(walked):
     assert record.data["status"] == "discharged" and new_note.stem in record.data["conclusion"]
     assert ids[0] not in records(vault, "active")
     log = (vault / "walks" / "log.md").read_text()
-    assert f"discharge: [[{ids[0]}]] → [[Inbox/{new_note.stem}" in log
+    assert f"discharge: [[{ids[0]}]] → {front['id']} [[Inbox/{new_note.stem}" in log
+    assert record.data["conclusion_id"] == front["id"]
 
 
 def test_laundering_check_with_file_only_refs():
@@ -240,8 +241,30 @@ def test_check_mends_a_discharge_cut_short(walked):
     assert result.exit_code == 1 and "half-discharged" in result.output
     repaired = cli("check", vault, "--repair")
     assert repaired.exit_code == 0 and ids[0] in records(vault, "discharged")
-    assert f"mended: discharge: {ids[0]} → It holds" in repaired.output  # says what it mended, in plain words
+    assert f"mended: discharge: {ids[0]} → conclusion-2026-11-30-001 It holds" in repaired.output  # in plain words
     assert "1 mended; the pool is healthy" in repaired.output and "[[" not in repaired.output
+
+
+def test_a_conclusion_is_found_by_its_id_wherever_it_moved(walked):
+    """Record and log point at the conclusion by its id; a rename outside Obsidian is found and mended."""
+    vault, ids = walked
+    assert cli("discharge", ids[0], vault, "--source", "user statement on 2026-11-29", "--statement",
+               "Retries need a budget.", "--now", NOW.isoformat()).exit_code == 0
+    record = records(vault, "discharged")[ids[0]]
+    conclusion_id = record.data["conclusion_id"]
+    assert conclusion_id.startswith("conclusion-2026-11-30-")
+    assert f"[[{ids[0]}]] → {conclusion_id} [[Inbox/Retries need a budget" in (vault / "walks" / "log.md").read_text()
+    (vault / "Systems" / "Settled").mkdir()
+    (vault / "Inbox" / "Retries need a budget.md").rename(vault / "Systems" / "Settled" / "Retry budgets.md")
+    result = cli("check", vault)
+    assert result.exit_code == 1 and f"{conclusion_id} is now Systems/Settled/Retry budgets.md" in result.output
+    assert cli("check", vault, "--repair").exit_code == 0
+    moved = records(vault, "discharged")[ids[0]]
+    assert moved.data["conclusion"] == "[[Systems/Settled/Retry budgets|Retry budgets]]"
+    assert moved.data["conclusion_id"] == conclusion_id
+    (vault / "Systems" / "Settled" / "Retry budgets.md").unlink()
+    lost = cli("check", vault)
+    assert lost.exit_code == 1 and f"{conclusion_id} is nowhere in the vault" in lost.output
 
 
 def test_check_names_dead_refs_and_reports_pointing_nowhere(walked):

@@ -48,6 +48,7 @@ def check_pool(vault: Path | str) -> list[lifecycle.Problem]:
     """`walker check`: the pool against its schema, its folders, the vault and its reports."""
     from walker.config import load_settings
     from walker.corpus import load_corpus
+    from walker.inbox import CONCLUSION_ID
     from walker.similarity import load_index
     from walker.walk.critic import CriticContext
 
@@ -56,4 +57,7 @@ def check_pool(vault: Path | str) -> list[lifecycle.Problem]:
     critic = CriticContext(corpus, load_index(corpus), set())
     reports = {report.relative_to(root).as_posix(): re.findall(r"\[\[(hyp-[\w-]+)", report.read_text(encoding="utf-8"))
                for report in sorted((root / "walks" / "reports").glob("*.md"))}
-    return lifecycle.check(PoolStore(root), load_settings(root).inbox_folder, critic.ref_text, reports)
+    conclusion_notes = {str(note.frontmatter["id"]): note.path for note in corpus.notes.values()
+                        if CONCLUSION_ID.fullmatch(str(note.frontmatter.get("id") or ""))}
+    return lifecycle.check(PoolStore(root), load_settings(root).inbox_folder, critic.ref_text, reports,
+                           conclusion_notes)

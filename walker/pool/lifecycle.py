@@ -116,11 +116,16 @@ def discharge(store: PoolStore, inbox_folder: str, record_id: str, *, source: st
 
 def _finish_discharge(store: PoolStore, record: StoredRecord, note: Path, source: str, now: datetime,
                       outcome: Outcome) -> Outcome:
+    from walker.inbox import properties
+
+    # The id is the stable address (a rename outside Obsidian breaks the link; `walker check` finds the
+    # note by id and mends it); the link is what Obsidian opens and keeps up to date on a rename inside it.
+    conclusion_id = str(properties(note).get("id") or "")
     link = _note_link(store.vault, note)
-    changes = {"status": "discharged", "discharged": now.date().isoformat(), "conclusion": link,
-               "discharge_source": source}
+    changes = {"status": "discharged", "discharged": now.date().isoformat(), "conclusion_id": conclusion_id,
+               "conclusion": link, "discharge_source": source}
     outcome.written.append(store.update_record(record, changes, "discharged"))
-    outcome.events.append(f"discharge: [[{record.id}]] → {link} (source: {source})")
+    outcome.events.append(f"discharge: [[{record.id}]] → {conclusion_id} {link} (source: {source})")
     store.log(_stamp(now), outcome.events)
     return outcome
 
@@ -300,8 +305,10 @@ class Problem:
         return {"kind": self.kind, "path": self.path, "message": self.message, "repair": self.repair}
 
 
-def check(store: PoolStore, inbox_folder: str, ref_text: Any, report_links: dict[str, list[str]]) -> list[Problem]:
-    """Everything wrong with the pool. ``ref_text(ref) -> str | None``; ``report_links``: report -> hyp ids."""
+def check(store: PoolStore, inbox_folder: str, ref_text: Any, report_links: dict[str, list[str]],
+          conclusion_notes: dict[str, str] | None = None) -> list[Problem]:
+    """Everything wrong with the pool. ``ref_text(ref) -> str | None``; ``report_links``: report -> hyp ids;
+    ``conclusion_notes``: conclusion id -> the note's path in the vault, wherever it is now."""
     from walker.inbox import conclusions
 
     problems: list[Problem] = []
@@ -316,6 +323,8 @@ def check(store: PoolStore, inbox_folder: str, ref_text: Any, report_links: dict
         if expected and expected != record.folder:
             problems.append(Problem("folder", rel, f"status {record.data.get('status')} belongs in {expected}/",
                                     f"move it to {expected}/"))
+        if conclusion_notes is not None and record.data.get("conclusion_id"):
+            problems += _conclusion_problems(record, rel, conclusion_notes)
         if record.folder == "active":
             refs = [str(r) for r in record.data.get("supporting_refs") or ()]
             digests = record.data.get("ref_digests") or []
@@ -357,6 +366,19 @@ def check(store: PoolStore, inbox_folder: str, ref_text: Any, report_links: dict
     return problems
 
 
+def _conclusion_problems(record: StoredRecord, rel: str, conclusion_notes: dict[str, str]) -> list[Problem]:
+    """A discharged record's conclusion note, found by its id: gone, or moved from where the link points."""
+    conclusion_id = str(record.data["conclusion_id"])
+    found = conclusion_notes.get(conclusion_id)
+    if found is None:
+        return [Problem("lost-conclusion", rel, f"its conclusion note {conclusion_id} is nowhere in the vault")]
+    linked = str(record.data.get("conclusion") or "").removeprefix("[[").partition("|")[0].removesuffix("]]")
+    if linked != found.removesuffix(".md"):
+        return [Problem("moved-conclusion", rel, f"its conclusion note {conclusion_id} is now {found}",
+                        f"point the record at {found}", record=found)]
+    return []
+
+
 def repair(store: PoolStore, problems: list[Problem], now: datetime) -> Outcome:
     """Mend what can be mended without a person's judgement; leave the rest reported."""
     from walker.inbox import properties
@@ -376,6 +398,11 @@ def repair(store: PoolStore, problems: list[Problem], now: datetime) -> Outcome:
                 status = str(record.data.get("status"))
                 store.update_record(record, {}, FOLDER_OF_STATUS[status])
                 outcome.events.append(f"repair: [[{record.id}]] moved to {FOLDER_OF_STATUS[status]}/")
+            elif problem.kind == "moved-conclusion" and problem.record:
+                record = _stored_at(store, problem.path)
+                link = _note_link(store.vault, store.vault / problem.record)
+                store.update_record(record, {"conclusion": link})
+                outcome.events.append(f"repair: [[{record.id}]] points at its conclusion {link}")
             elif problem.kind == "duplicate":
                 copies = [_stored_at(store, p) for p in problem.path.split(", ")]
                 keep = [c for c in copies if FOLDER_OF_STATUS.get(str(c.data.get("status"))) == c.folder]

@@ -245,7 +245,7 @@ def render_body(record: Mapping[str, Any]) -> str:
             lines += ["To decide, set `review: confirm` with `review_source` and `review_statement`, or "
                       "`review: reject` with `review_evidence`, in the properties, then run `walker review`.", ""]
         if record.get("conclusion"):
-            lines += [f"**Conclusion** {record['conclusion']}", ""]
+            lines += [f"**Conclusion** {record['conclusion']} ({record.get('conclusion_id') or 'no id'})", ""]
     if record.get("walk"):
         lines += [f"From the walk of [[{record['walk']}]] ({record.get('engine', '')} engine), status "
                   f"**{record.get('status')}**.", ""]
