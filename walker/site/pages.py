@@ -246,7 +246,8 @@ def _record_page(record: StoredRecord, source: str, page: str, ages: dict[str, i
     conclusion = data.get("conclusion")
     if conclusion:
         lines += [f"**Confirmed** on {_text(str(data.get('discharged', '')))}: the conclusion note is "
-                  f"{links.convert(str(conclusion), source, page)} {_code(str(data.get('conclusion_id') or ''))} "
+                  f"{links.convert(str(conclusion), source, page)} "
+                  f"{_code(str(data['conclusion_id'])) + ' ' if data.get('conclusion_id') else ''}"
                   f"(source: {_text(str(data.get('discharge_source', '')))}).", ""]
     for key, label in (("rejection_evidence", "Rejected"), ("archive_reason", "Archived"), ("superseded_by", "Superseded by")):
         if data.get(key) and data.get("status") != "rejected-but-noteworthy":
