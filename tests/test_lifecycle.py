@@ -35,7 +35,8 @@ def walked(tmp_path):
         result = cli("walk", vault, "--now", NOW.isoformat(), "--seed-note", seed, "--random-seed", "0", "--json")
         assert result.exit_code == 0, result.output
         ids += json.loads(result.output)["hypotheses"]
-    return vault, ids
+    active = records(vault, "active")
+    return vault, [i for i in ids if i in active]  # a later walk may widen, and so supersede, an earlier pair
 
 
 def records(vault, folder):
@@ -146,6 +147,24 @@ def candidate(refs, claim):
     return Candidate(claim=claim, supporting_refs=tuple(refs), confidence="low", impact="add",
                      impact_reason="not linked yet, so this adds", applies_when=("When working on soil.",),
                      never_applies_when=("During an outage.",), disconfirm_if=("The passages disagree about soil.",))
+
+
+def test_a_later_walk_that_finds_the_pattern_again_supersedes_the_pair(tmp_path):
+    """Real walks: a levain and a cache both warmed too early; then seedlings sown too early widen it."""
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    first = json.loads(cli("walk", vault, "--now", "2026-12-04T07:50", "--seed-note", "Cache Warming", "--json").output)
+    (pair_id,) = first["hypotheses"]
+    pair = records(vault, "active")[pair_id]
+    second = json.loads(cli("walk", vault, "--now", "2026-12-11T07:50", "--seed-note", "Seed Starting", "--json").output)
+    (wide_id,) = second["hypotheses"]
+    wide = records(vault, "active")[wide_id]
+    assert set(pair.data["supporting_refs"]) < set(wide.data["supporting_refs"])
+    assert "Garden/Seed Starting.md#^sowing-time" in wide.data["supporting_refs"]
+    assert "three places of one pattern" in wide.data["claim"] and pair_id in wide.data["impact_reason"]
+    old = records(vault, "archived")[pair_id]
+    assert old.data["status"] == "superseded" and old.data["superseded_by"] == wide_id
+    assert f"archive: [[{pair_id}]] superseded by [[{wide_id}]]" in (vault / "walks" / "log.md").read_text()
+    assert cli("check", vault).exit_code == 0
 
 
 def test_supersede_archives_the_narrower_hypothesis(tmp_path):

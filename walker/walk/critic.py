@@ -98,7 +98,10 @@ def no_refs(c: Candidate, ctx: CriticContext) -> str | None:
 
 
 def refs_not_retrieved(c: Candidate, ctx: CriticContext) -> str | None:
-    outside = [p for p in _ref_paths(c) if p not in ctx.retrieved]
+    """Refs come from the walk's retrieved items, or from the active hypothesis a candidate widens (read from the pool)."""
+    widens = (c.grounding or {}).get("widens")
+    carried = {r.partition("#")[0] for record in ctx.pool if record.id == widens for r in record.refs}
+    outside = [p for p in _ref_paths(c) if p not in ctx.retrieved and p not in carried]
     return f"refs outside this walk's retrieved items: {', '.join(outside)}" if outside else None
 
 
@@ -290,8 +293,9 @@ def unfalsifiable_claim(c: Candidate, ctx: CriticContext) -> str | None:
 def duplicate_of_pool(c: Candidate, ctx: CriticContext) -> str | None:
     refs = set(c.supporting_refs)
     claim = _normal(c.claim)
+    widened = {record.id for record in ctx.pool if refs > set(record.refs)}  # a wider claim supersedes, not repeats
     for record in ctx.pool:
-        if record.status not in ("active", "muted", "rejected"):
+        if record.status not in ("active", "muted", "rejected") or record.id in widened:
             continue
         if refs and refs == set(record.refs):
             return f"same refs as {record.id} ({record.status})"
@@ -301,7 +305,7 @@ def duplicate_of_pool(c: Candidate, ctx: CriticContext) -> str | None:
         vectors = ctx.index.transform([c.claim] + [r.claim for r in ctx.pool])
         scores = (vectors[1:] @ vectors[0].T).toarray().ravel()
         for record, score in zip(ctx.pool, scores):
-            if record.status in ("active", "muted", "rejected") and score >= DUPLICATE_SIMILARITY:
+            if record.status in ("active", "muted", "rejected") and record.id not in widened and score >= DUPLICATE_SIMILARITY:
                 return f"nearly the same claim as {record.id} ({record.status}, similarity {score:.2f})"
     return None
 

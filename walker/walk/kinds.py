@@ -156,9 +156,9 @@ class Wording:
 def word(kind: str, pair: Pair, index: TextIndex) -> Wording:
     a, b = pair.a, pair.b
     quotes = f"{_capital(a)}: “{pair.text_a}” {_capital(b)}: “{pair.text_b}”"
-    thread = _words(surface_forms(pair.text_a, pair.thread.terms[:3]))
-    about_a = _words(key_phrases(pair.text_a, index)) or thread
-    about_b = _words(key_phrases(pair.text_b, index)) or thread
+    thread = words_of(surface_forms(pair.text_a, pair.thread.terms[:3]))
+    about_a = words_of(key_phrases(pair.text_a, index)) or thread
+    about_b = words_of(key_phrases(pair.text_b, index)) or thread
     if kind == "missing-link":
         return Wording(
             claim=f"{_capital(a)} and {b} are about the same thing, {thread}, yet no chain of two links joins them. {quotes}",
@@ -214,7 +214,7 @@ def word(kind: str, pair: Pair, index: TextIndex) -> Wording:
     )
 
 
-def _words(words: list[str]) -> str:
+def words_of(words: list[str]) -> str:
     quoted = [f"“{w}”" for w in words]
     return " and ".join(quoted) if len(quoted) <= 2 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 

@@ -34,6 +34,7 @@ from walker.walk.kinds import (
 )
 from walker.walk.sense import cohesive, everyday_terms, surface_forms, thread
 from walker.walk.sensitive import sensitive_inference
+from walker.walk.widen import widen
 from walker.wander import (
     Item,
     central_sentence,
@@ -101,7 +102,7 @@ class ExtractiveEngine:
             candidates.append(candidate)
             if len(candidates) >= ROAM_SIZE:
                 break
-        return candidates
+        return widen(context, candidates)
 
     def critique(self, context: WalkContext, candidates: list[Candidate]) -> list[Verdict]:
         """The gate, then the floor, then the cap: a walk may keep none, and never more than the few best."""
