@@ -156,16 +156,22 @@ def apply_reviews(ws: Workspace, now: datetime) -> lifecycle.Outcome:
 
 
 def _rewrite(ws: Workspace, store: PoolStore, record: Any, now: datetime, outcome: lifecycle.Outcome) -> list[str]:
-    """A fresh walk seeded from the entry's claim; if something survives, the entry is archived (§13.5)."""
+    """A fresh walk from the entry's refs and claim together; the entry is archived as rewritten only
+    into survivors that cite at least one of its refs (§13.5). Anything else kept is the walk's own."""
     claim = str(record.data.get("claim") or "").strip()
+    refs = tuple(str(r) for r in record.data.get("supporting_refs") or ())
     try:
-        result = run_walk(ws, WalkOptions(now=now, seed_text=claim, random_seed=len(claim)))
+        result = run_walk(ws, WalkOptions(now=now, seed_text=claim, seed_refs=refs, random_seed=len(claim)))
     except WalkerError as exc:
         outcome.problems.append(f"{record.id}: the rewrite walk did not run ({exc}); left as it is")
         return []
-    survivors = list(result.outcome.hypothesis_ids.values())
+    candidates = result.outcome.candidates
+    survivors = [hyp_id for index, hyp_id in result.outcome.hypothesis_ids.items()
+                 if set(candidates[index].supporting_refs) & set(refs)]
     if not survivors:
-        outcome.problems.append(f"{record.id}: the rewrite walk kept nothing; left for another try")
+        kept = len(result.outcome.hypothesis_ids)
+        outcome.problems.append(f"{record.id}: the rewrite found nothing: the walk kept {kept} hypothes"
+                                f"{'is' if kept == 1 else 'es'}, none citing the entry's refs; left for another try")
         return []
     with store.lock():
         current = lifecycle.find(store, record.id)

@@ -308,7 +308,8 @@ def walk(vault: Path, seed_text: str | None, seed_note: str | None, engine: str 
     if seed_text and seed_note:
         raise click.UsageError("give --seed or --seed-note, not both")
     ws = _workspace(vault, show_progress=not as_json)
-    options = WalkOptions(_now(now), seed_text, seed_note, engine, random_seed, dry_run)
+    options = WalkOptions(now=_now(now), seed_text=seed_text, seed_note=seed_note, engine=engine,
+                          random_seed=random_seed, dry_run=dry_run)
     result = run_walk(ws, options)
     if as_json:
         _print_json(result.summary())

@@ -28,6 +28,7 @@ SOURCE_WORDS = {
     "forgotten": "a forgotten note",
     "given": "named by you",
     "given-text": "your own words",
+    "rewrite": "a noteworthy entry you asked to rewrite",
 }
 
 

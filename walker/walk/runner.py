@@ -7,6 +7,7 @@ and the log. A dry run stops before writing.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -28,6 +29,8 @@ from walker.walk.critic import CriticContext, PoolClaim, gate
 from walker.walk.engines.base import WalkContext, get_engine
 from walker.walk.sensitive import sensitive_inference
 from walker.wander import (
+    Item,
+    Neighbourhood,
     Seed,
     candidate_seeds,
     choose_seed,
@@ -54,11 +57,12 @@ class NoSeed(WalkerError):
     """No note can seed a walk (every candidate was used recently, or the vault is empty)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class WalkOptions:
     now: datetime
     seed_text: str | None = None
     seed_note: str | None = None
+    seed_refs: tuple[str, ...] = ()  # a rewrite: the walk starts at the first, and retrieves every one
     engine: str | None = None  # None: walker.toml [walk] engine
     random_seed: int = 0
     dry_run: bool = False
@@ -95,7 +99,8 @@ def run_walk(ws: Workspace, options: WalkOptions) -> WalkResult:
     history = store.runs()
     rng = random.Random(options.random_seed)
     seed = _pick_seed(ws, options, history, rng)
-    hood = neighbourhood(ws.corpus, ws.index, ws.links, seed, ws.wander_settings, options.random_seed)
+    hood = _with_refs(ws, neighbourhood(ws.corpus, ws.index, ws.links, seed, ws.wander_settings, options.random_seed),
+                      options.seed_refs)
     pool = [PoolClaim(r.id, str(r.data.get("status")), str(r.data.get("claim", "")), tuple(r.data.get("supporting_refs") or ()))
             for r in store.records("active", "rejected")]
     critic = CriticContext(ws.corpus, ws.index, {seed.path} | {i.path for i in hood.items}, pool)
@@ -215,6 +220,13 @@ def _run_record(outcome: WalkOutcome, options: WalkOptions, transcript: list[dic
 
 
 def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]], rng: random.Random) -> Seed:
+    if options.seed_refs:
+        path = options.seed_refs[0].partition("#")[0]
+        if path not in ws.corpus.notes:
+            raise NoSeed(f"{options.seed_refs[0]} is not a note of this vault any more")
+        proposition, ref = propose(ws.index, ws.corpus.notes[path])
+        return Seed(path, (options.seed_text or proposition).strip(), options.seed_refs[0], "rewrite",
+                    "the refs and claim of the entry being rewritten")
     if options.seed_note:
         path = ws.find_note(options.seed_note)
         proposition, ref = propose(ws.index, ws.corpus.notes[path])
@@ -234,6 +246,14 @@ def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]
         raise NoSeed("no note can seed a walk: every candidate seeded one of the last "
                      f"{ws.wander_settings.no_reuse_walks} walks. Pass --seed-note NOTE to choose one.")
     return seed
+
+
+def _with_refs(ws: Workspace, hood: Neighbourhood, refs: tuple[str, ...]) -> Neighbourhood:
+    """The neighbourhood with every note the refs cite among its near items, so a rewrite can cite them all."""
+    have = {hood.seed.path} | {i.path for i in hood.items}
+    extra = tuple(Item(path, ref, "near", None, 0.0, (), "cited by the entry being rewritten")
+                  for ref in refs[1:] if (path := ref.partition("#")[0]) in ws.corpus.notes and path not in have)
+    return dataclasses.replace(hood, near=extra + hood.near) if extra else hood
 
 
 def _seed_from_text(ws: Workspace, text: str) -> Seed:
