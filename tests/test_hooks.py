@@ -78,8 +78,12 @@ def test_stop_infers_engaged_and_ignored(vault, tmp_path):
              "--event", "stop")
     (record,) = PoolStore(vault).records("active")
     assert record.data["status"] == "muted"
-    events = [json.loads(line)["event"] for line in (vault / "walks" / "surface.jsonl").read_text().splitlines()]
-    assert events.count("surface-ignored") == 3 and "surface-engaged" in events
+    events = [json.loads(line) for line in (vault / "walks" / "surface.jsonl").read_text().splitlines()]
+    outcomes = [e.get("outcome") for e in events]
+    assert outcomes.count("ignored") == 3 and "engaged" in outcomes
+    for event in events:  # the protocol's surface_event fields
+        assert {"hypothesis_id", "turn_id", "surfaced_at"} <= set(event) and event["surfaced_at"]
+        assert event.get("outcome") in (None, "engaged", "ignored", "rejected")
 
 
 def test_pushback_in_the_next_prompt_rejects(vault):

@@ -259,3 +259,23 @@ def test_paraphrased_inferences_and_absent_facts_never_reach_active(vault, model
     fired = [v["gate"]["rules"] for v in run["phases"]["critique"]]
     assert [] in fired and any("sensitive-attribute" in rules for rules in fired)
     assert fired.count(["facts-absent-from-refs"]) == 2  # nginx; a conclusion no passage records
+
+
+def twice_the_same_refs(body):
+    """A model's critic that keeps one bridge twice, in two wordings."""
+    status, answer = critique(body)
+    data = json.loads(answer)
+    good = data["hypotheses"][0]
+    data["hypotheses"] = [good, {**good, "candidate": 1, "claim": good["claim"].replace("may be", "could be")}]
+    data["noteworthy"] = []
+    return 200, json.dumps(data)
+
+
+def test_one_walk_never_keeps_two_hypotheses_on_the_same_refs(vault, model):
+    model.script = [inventory, roam, twice_the_same_refs]
+    result = walk(vault)
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert len(PoolStore(vault).records("active")) == 1
+    run = yaml.safe_load((vault / "walks" / "runs" / f"{summary['walk_id']}.yaml").read_text())
+    assert ["same-refs-in-walk"] in [v["gate"]["rules"] for v in run["phases"]["critique"]]

@@ -127,7 +127,8 @@ def test_cli_json_contract(vault):
     assert set(data) == {"mode", "surfaced", "silent_reason"} and data["mode"] == "auto"
     assert set(data["surfaced"][0]) >= {"id", "claim", "supporting_refs", "confidence", "impact"}
     assert "surface: [[hyp-2026-11-30-001]]" in (vault / "walks" / "log.md").read_text()
-    assert '"event": "surface"' in (vault / "walks" / "surface.jsonl").read_text()
+    (event,) = [json.loads(line) for line in (vault / "walks" / "surface.jsonl").read_text().splitlines()]
+    assert event["hypothesis_id"] == "hyp-2026-11-30-001" and event["surfaced_at"].startswith("2026-11-30")
 
 
 def test_item_10_three_ignores_mute_and_engagement_resets(tmp_path):

@@ -74,7 +74,8 @@ def on_prompt(client: str, vault: Path, payload: dict[str, Any], now: datetime |
         return None
     previous = last_surfaced(vault, session or None)
     if previous and PUSHBACK.search(prompt):
-        feedback(vault, previous["id"], "rejected", now, turn_id=previous.get("turn_id"), turn=prompt)
+        feedback(vault, previous["hypothesis_id"], "rejected", now, turn_id=previous.get("turn_id"), turn=prompt,
+                 surfaced_at=previous.get("surfaced_at"))
         return None
     result = surface(vault, prompt, limit=HOOK_PULL_LIMIT)
     if not result.surfaced:
@@ -95,8 +96,9 @@ def on_stop(client: str, vault: Path, payload: dict[str, Any], now: datetime | N
     answer = _last_answer(payload)
     if answer is None:
         return None
-    outcome = "engaged" if previous["id"] in answer or "walk note" in answer.lower() else "ignored"
-    feedback(vault, previous["id"], outcome, now, turn_id=previous.get("turn_id"))
+    outcome = "engaged" if previous["hypothesis_id"] in answer or "walk note" in answer.lower() else "ignored"
+    feedback(vault, previous["hypothesis_id"], outcome, now, turn_id=previous.get("turn_id"),
+             surfaced_at=previous.get("surfaced_at"))
     return outcome
 
 

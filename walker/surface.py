@@ -181,10 +181,11 @@ def log_surfaced(vault: Path, result: Surfacing, now: datetime, turn_id: str | N
 
 
 def feedback(vault: Path, record_id: str, outcome: str, now: datetime, turn_id: str | None = None,
-             turn: str | None = None) -> lifecycle.Outcome:
+             turn: str | None = None, surfaced_at: str | None = None) -> lifecycle.Outcome:
     """What became of a surfaced note: engaged, ignored or rejected (see ``lifecycle.conversation_feedback``)."""
     return lifecycle.conversation_feedback(PoolStore(vault), record_id, outcome, now, turn_id, turn,
-                                           ignores_to_mute=surface_settings(vault).ignores_to_mute)
+                                           ignores_to_mute=surface_settings(vault).ignores_to_mute,
+                                           surfaced_at=surfaced_at)
 
 
 def last_surfaced(vault: Path, session: str | None = None) -> dict[str, Any] | None:
@@ -197,11 +198,12 @@ def last_surfaced(vault: Path, session: str | None = None) -> dict[str, Any] | N
             event = json.loads(line)
         except ValueError:
             continue
-        if event.get("event") == "surface" and (session is None or event.get("turn_id", "") and
-                                                 str(event.get("turn_id", "")).startswith(session)):
-            return event  # type: ignore[no-any-return]
-        if event.get("event", "").startswith("surface-") and (session is None or str(event.get("turn_id", "")).startswith(session)):
+        if not isinstance(event, dict) or not (session is None or str(event.get("turn_id") or "").startswith(session)):
+            continue
+        if event.get("outcome"):
             return None  # the last note already has its outcome
+        if event.get("hypothesis_id"):
+            return event
     return None
 
 

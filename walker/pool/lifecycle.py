@@ -179,21 +179,21 @@ def surfaced(store: PoolStore, ids: list[str], mode: str, turn_id: str | None, n
                 record = read_record(path, "active")
                 store.update_record(record, {"idle_walks": 0, "last_surfaced": now.date().isoformat()})
         for record_id in ids:
-            _conversation_event(store, {"time": now.isoformat(), "event": "surface", "id": record_id, "mode": mode,
-                                        "turn_id": turn_id})
+            _conversation_event(store, {"hypothesis_id": record_id, "turn_id": turn_id, "surfaced_at": now.isoformat(),
+                                        "mode": mode})
             outcome.events.append(f"surface: [[{record_id}]] ({mode}; counts as use, so it stops ageing)")
         store.log(_stamp(now), outcome.events)
     return outcome
 
 
 def conversation_feedback(store: PoolStore, record_id: str, outcome: str, now: datetime, turn_id: str | None,
-                          turn: str | None, ignores_to_mute: int) -> Outcome:
+                          turn: str | None, ignores_to_mute: int, surfaced_at: str | None = None) -> Outcome:
     """engaged: the count resets and the record stops ageing; ignored: ``ignores_to_mute`` in a row mute
     it; rejected: it moves to rejected/ with the turn as evidence."""
     if outcome not in ("engaged", "ignored", "rejected"):
         raise LifecycleError(f"outcome {outcome!r}: use engaged, ignored or rejected")
-    _conversation_event(store, {"time": now.isoformat(), "event": f"surface-{outcome}", "id": record_id,
-                                "turn_id": turn_id})
+    _conversation_event(store, {"hypothesis_id": record_id, "turn_id": turn_id, "surfaced_at": surfaced_at,
+                                "outcome": outcome, "recorded_at": now.isoformat()})
     if outcome == "rejected":
         evidence = f"rejected in conversation{f' (turn {turn_id})' if turn_id else ''}: {turn or 'no reason given'}"
         return reject(store, record_id, evidence=evidence, now=now)
@@ -218,6 +218,7 @@ def conversation_feedback(store: PoolStore, record_id: str, outcome: str, now: d
 
 
 def _conversation_event(store: PoolStore, event: dict[str, Any]) -> None:
+    """One surface_event line (protocol field names): hypothesis_id, turn_id, surfaced_at, and outcome once known."""
     store.append("surface.jsonl", json.dumps(event, ensure_ascii=False) + "\n")
 
 

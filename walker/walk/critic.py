@@ -440,6 +440,22 @@ def gate(candidates: Iterable[Candidate], ctx: CriticContext, engine_verdicts: I
     return _flag_noteworthy(candidates, verdicts, ctx, noteworthy_limit - flagged)
 
 
+def one_per_refs(candidates: list[Candidate], verdicts: list[Verdict]) -> list[Verdict]:
+    """No two survivors of one walk cite the same refs: the first keeps them, the others are rejected."""
+    verdicts = list(verdicts)
+    first: dict[frozenset[str], int] = {}
+    for i, (candidate, verdict) in enumerate(zip(candidates, verdicts)):
+        if not verdict.accepted:
+            continue
+        refs = frozenset(candidate.supporting_refs)
+        if refs in first:
+            verdicts[i] = Verdict(False, ("same-refs-in-walk",),
+                                  (f"cites the same passages as candidate {first[refs] + 1} of this walk",))
+        else:
+            first[refs] = i
+    return verdicts
+
+
 def _flag_noteworthy(candidates: list[Candidate], verdicts: list[Verdict], ctx: CriticContext, limit: int) -> list[Verdict]:
     """A rejection that failed only soft rules and joins two folders through rare words is worth a human look."""
     ranked = []

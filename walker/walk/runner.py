@@ -25,7 +25,7 @@ from walker.pool.lifecycle import ref_digests
 from walker.pool.records import hypothesis_record, noteworthy_record
 from walker.pool.store import PoolStore
 from walker.report import WalkOutcome, render_picture, render_report
-from walker.walk.critic import CriticContext, PoolClaim, gate
+from walker.walk.critic import CriticContext, PoolClaim, gate, one_per_refs
 from walker.walk.engines.base import WalkContext, get_engine
 from walker.walk.sensitive import sensitive_inference
 from walker.wander import (
@@ -120,7 +120,7 @@ def run_walk(ws: Workspace, options: WalkOptions) -> WalkResult:
         raise
     # A model's critic may write the full record for a survivor; the gate judges that record.
     candidates = [v.revised or c for c, v in zip(candidates, engine_verdicts)]
-    verdicts = gate(candidates, critic, engine_verdicts)
+    verdicts = one_per_refs(candidates, gate(candidates, critic, engine_verdicts))
 
     day = options.now.date().isoformat()
     with store.lock() if not options.dry_run else nullcontext():
