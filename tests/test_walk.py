@@ -218,3 +218,15 @@ def test_bad_walk_options_are_clear_errors(sample):
     unknown = runner.invoke(main, ["walk", str(sample), "--seed-note", "No Such Note"])
     assert unknown.exit_code == 2 and "no note called" in unknown.output
     assert not (sample / "walks").exists()
+
+
+def test_of_two_passages_that_say_the_same_the_daily_note_is_cited(sample):
+    """A day's entry is never reorganised, so a ref into it stays good: it wins over a topic note saying the same."""
+    write_vault(sample, {"Daily/2026-11-25.md": (
+        "# 2026-11-25\n\nBaked again. The levain warmed too early again: it had peaked and fallen by the time the "
+        "dough needed it, and the bread came out sour and flat.\n")})
+    result = walk(sample, seed_note="Cache Warming", random_seed=3)
+    hood = {item.path for item in result.outcome.neighbourhood.items}
+    assert {"Kitchen/Levain Build.md", "Daily/2026-11-25.md"} <= hood  # both passages were there to choose from
+    cited = {ref.partition("#")[0] for c in result.outcome.candidates for ref in c.supporting_refs}
+    assert "Daily/2026-11-25.md" in cited and "Kitchen/Levain Build.md" not in cited

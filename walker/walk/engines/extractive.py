@@ -32,7 +32,7 @@ from walker.walk.kinds import (
     is_question,
     word,
 )
-from walker.walk.sense import cohesive, everyday_terms, surface_forms, thread
+from walker.walk.sense import SAME_SENSE_CLOSENESS, cohesive, everyday_terms, surface_forms, thread
 from walker.walk.sensitive import sensitive_inference
 from walker.walk.widen import widen
 from walker.wander import (
@@ -91,6 +91,7 @@ class ExtractiveEngine:
             if found is not None:
                 scored.append(found)
         scored.sort(key=lambda c: (-_strength(c), c.supporting_refs))
+        scored = _prefer_append_only(context, scored)
         used: dict[str, int] = {}
         candidates = []
         for candidate in scored:
@@ -269,6 +270,32 @@ def _copies(context: WalkContext, a: str, b: str) -> bool:
 
     first, second = texts(a), texts(b)
     return bool(first and second) and len(first & second) >= COPIED * min(len(first), len(second))
+
+
+def _prefer_append_only(context: WalkContext, candidates: list[Candidate]) -> list[Candidate]:
+    """Of two bridges that share one end and whose other ends say the same thing, keep the one anchored in
+    a daily note: a day's entry is written once and never reorganised, so its ref stays good."""
+    kept: list[Candidate] = []
+    for candidate in candidates:
+        twin = next((k for k, other in enumerate(kept) if _same_other_end(context, candidate, other)), None)
+        if twin is None:
+            kept.append(candidate)
+        elif _daily_refs(candidate) > _daily_refs(kept[twin]):
+            kept[twin] = candidate
+    return kept
+
+
+def _same_other_end(context: WalkContext, a: Candidate, b: Candidate) -> bool:
+    if len(a.supporting_refs) != 2 or len(b.supporting_refs) != 2 or len(set(a.supporting_refs) & set(b.supporting_refs)) != 1:
+        return False
+    quotes = [dict(zip(c.supporting_refs, re.findall(r"“([^”]+)”", c.claim))) for c in (a, b)]
+    (text_a,) = [t for r, t in quotes[0].items() if r not in b.supporting_refs] or [""]
+    (text_b,) = [t for r, t in quotes[1].items() if r not in a.supporting_refs] or [""]
+    return bool(text_a and text_b) and context.index.closeness(text_a, text_b) >= SAME_SENSE_CLOSENESS
+
+
+def _daily_refs(candidate: Candidate) -> int:
+    return sum(bool(DAILY.fullmatch(r.partition("#")[0].rsplit("/", 1)[-1].removesuffix(".md"))) for r in candidate.supporting_refs)
 
 
 def _end(entry: InventoryEntry, ref: str) -> dict[str, str]:
