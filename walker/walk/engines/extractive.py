@@ -32,7 +32,13 @@ from walker.walk.kinds import (
     is_question,
     word,
 )
-from walker.walk.sense import SAME_SENSE_CLOSENESS, cohesive, everyday_terms, surface_forms, thread
+from walker.walk.sense import (
+    SAME_SENSE_CLOSENESS,
+    cohesive,
+    everyday_terms,
+    surface_forms,
+    thread,
+)
 from walker.walk.sensitive import sensitive_inference
 from walker.walk.widen import widen
 from walker.wander import (
