@@ -6,7 +6,7 @@ import re
 import pytest
 import yaml
 from click.testing import CliRunner
-from conftest import SAMPLE_VAULT, copy_vault_files
+from conftest import SAMPLE_VAULT, copy_vault_files, write_vault
 
 from walker.cli import main
 from walker.walk.critic import CriticContext
@@ -53,6 +53,24 @@ def test_each_kind_is_found_where_it_is(ws, a, b, kind):
     assert all(not any(t in situation for t in titles) for situation in candidate.applies_when[:1])
 
 
+def test_a_connection_the_author_already_made_is_no_discovery(ws):
+    """The music note says "as in Acid" itself: bridging it to Acid tells the owner what they wrote."""
+    assert hypothesis(ws, "Kitchen/Acid.md", "Music/Tension and Release.md") is None
+    assert hypothesis(ws, "Kitchen/Levain Build.md", "Systems/Cache Warming.md") is not None  # neither names the other
+
+
+def test_half_sentences_are_not_quoted(ws, tmp_path):
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    write_vault(vault, {"Systems/Formats.md": "# Formats\n\nSo if the cache warming format is a peak window:\n\n"
+                                              "- warmed too early and peaked before the traffic arrives\n"})
+    other = Workspace.open(vault)
+    critic = CriticContext(other.corpus, other.index, set(), [])
+    hood = Neighbourhood(Seed("Systems/Formats.md", "", "Systems/Formats.md", "given", ""), (), (), (), (), ())
+    quotable = Propositions(WalkContext(other.corpus, other.index, other.links, hood, critic, {}))
+    assert quotable("Systems/Formats.md") == []  # a lead-in to a list and a list item without a full stop
+    assert quotable("Systems/Cache Warming.md")  # whole sentences are
+
+
 def test_one_word_in_two_senses_makes_no_hypothesis(ws):
     assert hypothesis(ws, "Garden/Pruning.md", "Systems/Git Branches.md") is None  # branches
     assert hypothesis(ws, "Music/Rhythm and Meter.md", "Systems/Consensus.md") is None  # rests
@@ -78,6 +96,9 @@ STARTER = "A starter fed faster than it can ferment never peaks and turns weak a
     ("answer", dict(a=QUESTION, b=REPLY), dict(a=QUESTION, b=STARTER)),  # the reply must speak of the question
     ("tension", dict(a=NEVER, b=OFTEN, same_concept=True),
      dict(a=NEVER, b="Never retry a request without an idempotency key.", same_concept=True)),  # both deny
+    ("tension", dict(a=NEVER, b=OFTEN, same_concept=True),  # "never peaks" is an outcome, not advice against
+     dict(a=STARTER, b="A levain warmed too early has peaked and fallen by the time the dough needs it.",
+          same_concept=True)),
     ("missing-link", dict(a=LEVAIN, b=PEAK, same_concept=True),
      dict(a=LEVAIN, b=PEAK, same_concept=True, linked=True)),  # a link already joins them
     ("analogy", dict(a=LEVAIN, b=CACHE), dict(a=LEVAIN, b=OFTEN)),  # no words in one sense: no mechanism shared

@@ -149,15 +149,22 @@ def _drop_tags(text: str) -> str:
 _URL = re.compile(r"\b(?:[a-z][a-z0-9+.-]*://|www\.)\S+", re.IGNORECASE)
 _KEY_VALUE = re.compile(r"^[\w\s-]{1,30}::?\s")  # "Status: done", Dataview's "key:: value"
 _SHELL = re.compile(r"^(?:\$|>>>|#!|sudo |pip |npm |git |cd )")
+# A sentence about the document it sits in ("these examples demonstrate…", "view this page in…") says
+# nothing about its subject: the same words in two notes are two documents describing themselves.
+_ABOUT_ITSELF = re.compile(
+    r"\b(?:this|these|the following|the next|the previous) (?:page|file|note|section|document|examples?|steps?|"
+    r"guide|tutorial|chapter|article|post|demo|tests?|scenarios?|table|list)\b|^here (?:is|are)\b|"
+    r"\b(?:see|shown|listed|described|explained) (?:below|above)\b", re.IGNORECASE)
 
 
 def is_proposition(sentence: str, title: str = "") -> bool:
     """Whether a sentence is worth quoting as what a note says: prose with words, not a comment, a URL,
-    a template placeholder, a ``Key: value`` property line, a shell line or the note's bare title."""
+    a template placeholder, a ``Key: value`` property line, a shell line, a sentence about the document
+    itself ("this page shows…") or the note's bare title."""
     text = sentence.strip()
     if not text or "%%" in text or "{{" in text or "<%" in text or _URL.search(text):
         return False
-    if _KEY_VALUE.match(text) or _SHELL.match(text):
+    if _KEY_VALUE.match(text) or _SHELL.match(text) or _ABOUT_ITSELF.search(text):
         return False
     if title and text.rstrip(".!").strip().lower() == title.strip().lower():
         return False

@@ -101,17 +101,20 @@ def is_question(text: str) -> bool:
 
 
 def opposed(a: str, b: str, terms: tuple[str, ...]) -> bool:
-    """One passage denies something about the shared words and the other denies nothing."""
-    return _denies(a, terms) != _denies(b, terms) and not (_NEGATION.search(a) and _NEGATION.search(b))
+    """One passage advises against something about the shared words ("never retry…", "don't feed…") and
+    the other denies nothing: a warning against what the other recommends. A state said not to happen
+    ("it never peaks") is an outcome, not advice, and opposes nothing."""
+    return _advises_against(a, terms) != _advises_against(b, terms) and not (_NEGATION.search(a) and _NEGATION.search(b))
 
 
-def _denies(text: str, terms: tuple[str, ...]) -> bool:
-    """A negation within four words before one of the shared words ("never accept work", "not enough water")."""
-    words = re.findall(r"[\w']+", text.lower())
-    for at, word in enumerate(words):
-        if stem(word) in terms and any(_NEGATION.fullmatch(w) for w in words[max(0, at - 4) : at]):
-            return True
-    return False
+_ADVICE_AGAINST = re.compile(r"(?:^|[.;:!?,—–-]\s*)(?:never|don't|don’t|do not|avoid|stop)\s+((?:[\w'’-]+\s+){0,3}[\w'’-]+)",
+                             re.IGNORECASE)
+
+
+def _advises_against(text: str, terms: tuple[str, ...]) -> bool:
+    """A clause that opens with a prohibition naming one of the shared words within four words."""
+    stems = {w for term in terms for w in term.split()}
+    return any(stems & {stem(w) for w in re.findall(r"[\w']+", m.group(1).lower())} for m in _ADVICE_AGAINST.finditer(text))
 
 
 def _stems(text: str) -> set[str]:

@@ -56,6 +56,7 @@ MAX_KEPT = 3
 LIST_LIKE = 8
 MAX_PROPOSITIONS = 60  # sentences read per note: enough for any note's argument, bounded for huge ones
 COPIED = 0.5  # notes sharing this share of their paragraphs are copies of one text
+_COMPLETE = re.compile(r"[.!?…][\"'”’)*_]*$")  # a sentence that ends as a sentence does
 QUALITY_FLOOR = 1.2  # thread strength: about two words each used by few notes, or three fairly common ones
 
 
@@ -144,6 +145,8 @@ class ExtractiveEngine:
         if is_question(text_b) and not is_question(text_a):  # the question is the first end of an answer
             (text_a, ref_a), (text_b, ref_b), (first, second) = (text_b, ref_b), (text_a, ref_a), (second, first)
         end_a, end_b = first[0], first[1]
+        if _names(context, text_a, end_b.path) or _names(context, text_b, end_a.path):
+            return None  # a passage that names the other note: its author made this connection already
         via = _shared_note(context, end_a.path, end_b.path)
         domains = _domains(context, end_a.path, end_b.path)
         same_concept = _one_subject(context, end_a.path, end_b.path, frozenset(rare), domains == ONE_FOLDER)
@@ -213,6 +216,8 @@ class Propositions:
                     continue
                 if _listiness(sentence) >= LIST_LIKE:
                     continue  # an ingredient list or a table row is not a claim worth bridging
+                if not _COMPLETE.search(sentence):
+                    continue  # a heading, a list item or a lead-in to a list ("…is MMM D YYYY:") says half a thing
                 if sensitive_inference(sentence):
                     continue  # a bridge would carry what the note says of a person's health, faith, origin…
                 weights: dict[str, float] = {}  # the sentence's rare words (few notes use them), by weight
@@ -276,6 +281,13 @@ def _copies(context: WalkContext, a: str, b: str) -> bool:
 
     first, second = texts(a), texts(b)
     return bool(first and second) and len(first & second) >= COPIED * min(len(first), len(second))
+
+
+def _names(context: WalkContext, text: str, path: str) -> bool:
+    """The passage names the note by its title or an alias ("as in Acid")."""
+    note = context.corpus.notes[path]
+    names = [n for n in (note.title, *note.aliases) if len(n) >= 4 and not DAILY.fullmatch(n)]
+    return any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text, re.IGNORECASE) for n in names)
 
 
 def _prefer_append_only(context: WalkContext, candidates: list[Candidate]) -> list[Candidate]:
