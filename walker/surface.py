@@ -27,6 +27,7 @@ from walker.config import between, load_settings, table
 from walker.pool import lifecycle
 from walker.pool.records import confidence_rank
 from walker.pool.store import POOL, PoolStore, StoredRecord
+from walker.refs import Ref
 from walker.turns import EXPLORATORY, classify_turn
 from walker.vocabulary import cosine, load_vocabulary, weigh
 
@@ -149,7 +150,7 @@ def _without(vector: dict[str, float], words: dict[str, float]) -> dict[str, flo
 
 def _text_of(record: StoredRecord) -> str:
     data = record.data
-    refs = " ".join(str(r).partition("#")[0].rsplit("/", 1)[-1].removesuffix(".md") for r in data.get("supporting_refs") or [])
+    refs = " ".join(Ref.parse(r).title for r in data.get("supporting_refs") or [])
     return " ".join([str(data.get("seed", "")), str(data.get("claim", "")), str(data.get("title", "")), refs])
 
 

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import NamedTuple
 
+from walker.refs import split_subpath
+
 
 class RawLink(NamedTuple):
     """A link as written: kind, the cleaned target text and its 1-based line."""
@@ -25,12 +27,11 @@ class RawLink(NamedTuple):
 
     @property
     def linkpath(self) -> str:
-        return self.target.split("#", 1)[0]
+        return split_subpath(self.target)[0]
 
     @property
     def subpath(self) -> str | None:
-        head, sep, tail = self.target.partition("#")
-        return "#" + tail if sep else None
+        return split_subpath(self.target)[1]
 
 
 class Heading(NamedTuple):
@@ -141,8 +142,7 @@ class Corpus:
         records = []
         for path, note in self.notes.items():
             for (kind, text, line, display, _), (target, candidates) in zip(note.links, self.resolutions.get(path, ())):
-                _, hashed, tail = text.partition("#")
-                records.append(new(Link, (path, line, kind, text, "#" + tail if hashed else None, target, candidates, display)))
+                records.append(new(Link, (path, line, kind, text, split_subpath(text)[1], target, candidates, display)))
         return tuple(records)
 
     @property

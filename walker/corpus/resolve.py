@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from walker.corpus.model import Block, Heading, ParsedNote
+from walker.refs import Ref
 
 _HEADING_PUNCTUATION = re.compile(r"[!\"#$%&()*+,.:;<=>?@^`{|}~/\[\]\\\r\n]")
 
@@ -133,3 +134,14 @@ def find_subpath(note: ParsedNote, subpath: str) -> Heading | Block | None:
             if index == len(wanted):
                 return found
     return None
+
+
+def span(ref: Ref, note: ParsedNote) -> tuple[int, int] | None:
+    """The first and last line a ref opens in its note, or None when it does not resolve there
+    (a heading or block the note lacks, a line range outside it)."""
+    if not ref.anchor:
+        return 1, note.line_count
+    if (lines := ref.lines) is not None:
+        return lines if 1 <= lines[0] <= lines[1] <= note.line_count else None
+    target = find_subpath(note, "#" + ref.anchor)
+    return None if target is None else (target.line, target.end_line)

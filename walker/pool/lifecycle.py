@@ -19,6 +19,7 @@ from typing import Any
 from walker.errors import WalkerError
 from walker.pool.records import FOLDER_OF_STATUS, NOTEWORTHY_STATUS, validate
 from walker.pool.store import POOL, STAGING_PREFIX, PoolStore, StoredRecord, read_record
+from walker.refs import Ref
 
 LAUNDERING_FILLER = frozenset(
     "the a an this that its it hypothesis hypotheses refs ref references reference supporting corpus note notes "
@@ -54,8 +55,8 @@ def laundering(source: str, record: StoredRecord) -> str | None:
     text = source.lower()
     ref_notes = set()
     for ref in record.data.get("supporting_refs") or []:
-        path, _, anchor = str(ref).lower().partition("#")
-        name = path.rsplit("/", 1)[-1].removesuffix(".md")
+        path, anchor = Ref.parse(str(ref).lower())
+        name = Ref(path).title
         ref_notes.add(name)
         for piece in (str(ref).lower(), path, path.removesuffix(".md"), name, anchor):
             if piece:  # an empty anchor must not be "replaced" between every character

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from walker.refs import Ref
+
 CONFIDENCE_SCHEME = "ordinal-confidence-v1"
 CONFIDENCES = ("low", "medium", "high")
 IMPACTS = ("add", "rewrite")
@@ -204,14 +206,12 @@ def note_link(path: str) -> str:
 
 def ref_link(ref: str) -> str:
     """A ref as a wikilink that opens the exact heading or block; a line range links the note."""
-    path, _, anchor = ref.partition("#")
-    stem = path[:-3] if path.endswith(".md") else path
-    title = stem.rsplit("/", 1)[-1]
+    parsed = Ref.parse(ref)
+    stem, title, anchor = parsed.path.removesuffix(".md"), parsed.title, parsed.anchor
     if not anchor:
         return f"[[{stem}|{title}]]"
-    if re.fullmatch(r"L\d+(-L\d+)?", anchor):
-        lines = anchor.replace("L", "").replace("-", "–")
-        return f"[[{stem}|{title}]] (lines {lines})"
+    if (lines := parsed.lines) is not None:
+        return f"[[{stem}|{title}]] (" + (f"line {lines[0]})" if lines[0] == lines[1] else f"lines {lines[0]}–{lines[1]})")
     shown = anchor[1:].replace("-", " ") if anchor.startswith("^") else anchor
     if shown.lower() == title.lower():
         return f"[[{stem}#{anchor}|{title}]]"

@@ -17,6 +17,7 @@ from markdown.extensions.toc import slugify
 from walker.corpus import Resolver, find_subpath
 from walker.corpus.model import Block, Corpus, Heading
 from walker.corpus.parse import decode_uri, is_internal_url
+from walker.refs import split_subpath
 from walker.site.obsidian import regions
 
 # No class below may cross the "[" that opens another match: a line of "[[[[…" stays linear.
@@ -80,7 +81,7 @@ class SiteLinks:
         decoded = decode_uri(url)
         if decoded is None:
             return match.group(0)
-        linkpath, _, subpath = decoded.partition("#")
+        linkpath, subpath = split_subpath(decoded)
         resolved = self.resolver.resolve(linkpath, source).path
         if resolved is None:
             return f"*{_escape(label) or _escape(linkpath)}*"
@@ -93,7 +94,7 @@ class SiteLinks:
     def _link(self, match: re.Match[str], source: str, page: str) -> str:
         embed, inner = match.group(1) == "!", match.group(2)
         target, _, alias = inner.replace("\\|", "|").partition("|")
-        linkpath, _, subpath = target.strip().partition("#")
+        linkpath, subpath = split_subpath(target.strip())
         resolved = self.resolver.resolve(linkpath.strip(), source).path
         label = alias.strip() or _label(inner)
         if resolved is None:
@@ -107,10 +108,11 @@ class SiteLinks:
         return f"[{_escape(label)}]({self.relative(page, site)}{anchor})"
 
     def _anchor(self, path: str, subpath: str) -> str:
+        """The page anchor for a ``#Heading`` or ``#^block`` subpath of a note, or "" when it has none."""
         note = self.corpus.notes.get(path)
         if note is None:
             return ""
-        found = find_subpath(note, "#" + subpath)
+        found = find_subpath(note, subpath)
         if isinstance(found, Block) and self.has_block_anchor(path, found.id):
             return "#" + block_anchor(found.id)
         if isinstance(found, Heading):

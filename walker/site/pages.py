@@ -19,8 +19,9 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from walker.corpus import Corpus, find_subpath, load_corpus
+from walker.corpus import Corpus, load_corpus
 from walker.corpus.parse import split_frontmatter
+from walker.corpus.resolve import span
 from walker.corpus.text import Paragraph, read_paragraphs
 from walker.pool.records import (
     KIND_WORDS,
@@ -30,6 +31,7 @@ from walker.pool.records import (
     validate,
 )
 from walker.pool.store import POOL, PoolStore, StoredRecord
+from walker.refs import Ref, note_of
 from walker.site.links import (
     BLOCK_ID_AT_END,
     WIKILINK,
@@ -122,7 +124,7 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
     site.pages.append(SitePage("log.md", _log(root, links)))
     citing: dict[str, list[StoredRecord]] = {}
     for record in records:
-        for path in dict.fromkeys(str(ref).partition("#")[0] for ref in record.data.get("supporting_refs") or []):
+        for path in dict.fromkeys(note_of(ref) for ref in record.data.get("supporting_refs") or []):
             citing.setdefault(path, []).append(record)
     for path in cited:
         page = f"notes/{path}"
@@ -342,11 +344,11 @@ def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks, quotes: lis
               thread: list[str]) -> list[str]:
     """A cited passage: a link to it, and its excerpt with the sentence the claim quotes marked and the
     words the two passages share (the thread) in bold."""
-    path, _, anchor = ref.partition("#")
-    title = _note_title(path)
+    parsed = Ref.parse(ref)
+    title, anchor = _note_title(parsed.path), parsed.anchor
     suffix = f" › {anchor.lstrip('^')}" if anchor and anchor.lower() != title.lower() else ""
-    target = f"#{anchor}" if anchor and not re.fullmatch(r"L\d+(-L\d+)?", anchor) else ""
-    shown = links.convert(f"[[{path.removesuffix('.md')}{target}|{title}{suffix}]]", POOL + "/x.md", page)
+    target = f"#{anchor}" if anchor and parsed.lines is None else ""
+    shown = links.convert(f"[[{parsed.path.removesuffix('.md')}{target}|{title}{suffix}]]", POOL + "/x.md", page)
     whole = _excerpt(corpus, ref)
     quoted = next((q for q in quotes if q in whole), "")
     excerpt = _text(_window(whole, around=quoted))
@@ -573,7 +575,7 @@ def _cited_notes(corpus: Corpus, root: Path, reports: list[Path], records: list[
                 found.add(resolved)
     for record in records:
         for ref in record.data.get("supporting_refs") or []:
-            path = str(ref).partition("#")[0]
+            path = note_of(ref)
             if path in corpus.notes:
                 found.add(path)
     return sorted(found)
@@ -603,19 +605,13 @@ _PARAGRAPHS: dict[tuple[str, str], list[Paragraph]] = {}
 
 def _excerpt(corpus: Corpus, ref: str) -> str:
     """The cited passage in the note's own words, whole: the block, the heading's section, or the lines."""
-    path, _, anchor = ref.partition("#")
-    note = corpus.notes.get(path)
-    if note is None:
+    parsed = Ref.parse(ref)
+    note = corpus.notes.get(parsed.path)
+    lines = span(parsed, note) if note is not None else None
+    if note is None or lines is None:
         return ""
-    if match := re.fullmatch(r"L(\d+)(?:-L(\d+))?", anchor):
-        first, last = int(match.group(1)), int(match.group(2) or match.group(1))
-    elif anchor:
-        found = find_subpath(note, "#" + anchor)
-        if found is None:
-            return ""
-        first, last = found.line, found.end_line
-    else:
-        first, last = 1, note.line_count
+    first, last = lines
+    path = parsed.path
     key = (corpus.root, path)
     if key not in _PARAGRAPHS:
         _PARAGRAPHS[key] = read_paragraphs(corpus.root, note)
@@ -634,9 +630,9 @@ def _window(text: str, limit: int = 400, around: str = "") -> str:
 def _dead_refs(record: StoredRecord, corpus: Corpus) -> list[str]:
     dead = []
     for ref in record.data.get("supporting_refs") or []:
-        path, _, anchor = str(ref).partition("#")
-        note = corpus.notes.get(path)
-        if note is None or (anchor and not anchor.startswith("L") and find_subpath(note, "#" + anchor) is None):
+        parsed = Ref.parse(ref)
+        note = corpus.notes.get(parsed.path)
+        if note is None or span(parsed, note) is None:
             dead.append(str(ref))
     return dead
 

@@ -10,6 +10,7 @@ import yaml
 from walker.errors import WalkerError
 from walker.pool.records import Candidate
 from walker.pool.store import PoolStore
+from walker.refs import note_of
 from walker.safeyaml import refuse_aliases
 from walker.walk.critic import CriticContext, PoolClaim, gate
 from walker.workspace import Workspace
@@ -32,7 +33,7 @@ def critique_file(ws: Workspace, file: Path) -> list[dict[str, Any]]:
     if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
         raise BadCandidates(f"{file}: expected a YAML list of candidate records (claim, supporting_refs, …)")
     candidates = [Candidate.from_dict(item) for item in data]
-    retrieved = {ref.partition("#")[0] for c in candidates for ref in c.supporting_refs}
+    retrieved = {note_of(ref) for c in candidates for ref in c.supporting_refs}
     pool = [PoolClaim(r.id, str(r.data.get("status")), str(r.data.get("claim", "")),
                       tuple(r.data.get("supporting_refs") or ())) for r in PoolStore(ws.root).records("active", "rejected")]
     verdicts = gate(candidates, CriticContext(ws.corpus, ws.index, retrieved, pool))

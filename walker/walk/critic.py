@@ -16,8 +16,9 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from wordfreq import zipf_frequency
 
 from walker.corpus.model import Corpus
-from walker.corpus.resolve import find_subpath
+from walker.corpus.resolve import span
 from walker.pool.records import CONFIDENCES, IMPACTS, Candidate
+from walker.refs import Ref, note_of
 from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex, stem
 from walker.walk.sense import SAME_TOPIC_SIMILARITY, shared_words, thread
 from walker.walk.sensitive import sensitive_inference
@@ -48,23 +49,13 @@ class CriticContext:
 
     def ref_text(self, ref: str) -> str | None:
         """The words a ref points at, or None when it does not resolve inside the vault."""
-        path, _, anchor = ref.partition("#")
-        note = self.corpus.notes.get(path)
-        if note is None:
+        parsed = Ref.parse(ref)
+        note = self.corpus.notes.get(parsed.path)
+        lines = span(parsed, note) if note is not None else None
+        if note is None or lines is None:
             return None
-        paragraphs = self.index.paragraphs.get(path, [])
-        if not anchor:
-            first, last = 1, note.line_count
-        elif match := re.fullmatch(r"L(\d+)(?:-L(\d+))?", anchor):
-            first = int(match.group(1))
-            last = int(match.group(2) or first)
-            if not 1 <= first <= last <= note.line_count:
-                return None
-        else:
-            target = find_subpath(note, "#" + anchor)
-            if target is None:
-                return None
-            first, last = target.line, target.end_line
+        first, last = lines
+        paragraphs = self.index.paragraphs.get(parsed.path, [])
         heading = next((h.text for h in note.headings if h.line == first), "")
         return " ".join([note.title, heading, *(p.text for p in paragraphs if first <= p.line <= last)])
 
@@ -90,7 +81,7 @@ Check = Callable[[Candidate, CriticContext], "str | None"]
 
 
 def _ref_paths(candidate: Candidate) -> list[str]:
-    return [r.partition("#")[0] for r in candidate.supporting_refs]
+    return [note_of(r) for r in candidate.supporting_refs]
 
 
 def no_refs(c: Candidate, ctx: CriticContext) -> str | None:
@@ -100,7 +91,7 @@ def no_refs(c: Candidate, ctx: CriticContext) -> str | None:
 def refs_not_retrieved(c: Candidate, ctx: CriticContext) -> str | None:
     """Refs come from the walk's retrieved items, or from the active hypothesis a candidate widens (read from the pool)."""
     widens = (c.grounding or {}).get("widens")
-    carried = {r.partition("#")[0] for record in ctx.pool if record.id == widens for r in record.refs}
+    carried = {note_of(r) for record in ctx.pool if record.id == widens for r in record.refs}
     outside = [p for p in _ref_paths(c) if p not in ctx.retrieved and p not in carried]
     return f"refs outside this walk's retrieved items: {', '.join(outside)}" if outside else None
 
@@ -342,7 +333,7 @@ def homonym(c: Candidate, ctx: CriticContext) -> str | None:
 
 def _joined_passages(c: Candidate, ctx: CriticContext) -> tuple[str, str] | None:
     """The two passages a bridge joins: the ones its claim quotes, else the text its first two refs open."""
-    refs = list({r.partition("#")[0]: r for r in reversed(_bridge_refs(c))}.values())[::-1]  # first ref per note
+    refs = list({note_of(r): r for r in reversed(_bridge_refs(c))}.values())[::-1]  # first ref per note
     if len(refs) < 2:
         return None
     quotes = _quoted_passages(c)
@@ -387,7 +378,7 @@ def _quoted_passages(c: Candidate) -> list[str]:
 
 
 def _note_similarity(a: str, b: str, ctx: CriticContext) -> float:
-    rows = [ctx.index.row.get(ref.partition("#")[0]) for ref in (a, b)]
+    rows = [ctx.index.row.get(note_of(ref)) for ref in (a, b)]
     if rows[0] is None or rows[1] is None:
         return 0.0
     return float((ctx.index.notes[rows[0]] @ ctx.index.notes[rows[1]].T).toarray()[0, 0])

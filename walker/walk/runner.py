@@ -24,6 +24,7 @@ from walker.pool import lifecycle
 from walker.pool.lifecycle import ref_digests
 from walker.pool.records import hypothesis_record, noteworthy_record
 from walker.pool.store import PoolStore
+from walker.refs import note_of
 from walker.report import WalkOutcome, render_picture, render_report
 from walker.walk.critic import CriticContext, PoolClaim, gate, one_per_refs
 from walker.walk.engines.base import WalkContext, get_engine
@@ -221,7 +222,7 @@ def _run_record(outcome: WalkOutcome, options: WalkOptions, transcript: list[dic
 
 def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]], rng: random.Random) -> Seed:
     if options.seed_refs:
-        path = options.seed_refs[0].partition("#")[0]
+        path = note_of(options.seed_refs[0])
         if path not in ws.corpus.notes:
             raise NoSeed(f"{options.seed_refs[0]} is not a note of this vault any more")
         proposition, ref = propose(ws.index, ws.corpus.notes[path])
@@ -252,7 +253,7 @@ def _with_refs(ws: Workspace, hood: Neighbourhood, refs: tuple[str, ...]) -> Nei
     """The neighbourhood with every note the refs cite among its near items, so a rewrite can cite them all."""
     have = {hood.seed.path} | {i.path for i in hood.items}
     extra = tuple(Item(path, ref, "near", None, 0.0, (), "cited by the entry being rewritten")
-                  for ref in refs[1:] if (path := ref.partition("#")[0]) in ws.corpus.notes and path not in have)
+                  for ref in refs[1:] if (path := note_of(ref)) in ws.corpus.notes and path not in have)
     return dataclasses.replace(hood, near=extra + hood.near) if extra else hood
 
 

@@ -12,6 +12,7 @@ import dataclasses
 import re
 
 from walker.pool.records import Candidate
+from walker.refs import note_of
 from walker.similarity import stem
 from walker.walk.critic import PoolClaim
 from walker.walk.engines.base import WalkContext
@@ -35,8 +36,8 @@ def _widened(context: WalkContext, new: Candidate, old: PoolClaim) -> Candidate 
         return None
     (common,) = shared
     third_ref = next(r for r in old.refs if r != common)
-    third_path = third_ref.partition("#")[0]
-    new_paths = {r.partition("#")[0] for r in new.supporting_refs}
+    third_path = note_of(third_ref)
+    new_paths = {note_of(r) for r in new.supporting_refs}
     if third_path in new_paths or third_path not in context.corpus.notes:
         return None
     old_quotes = _QUOTE.findall(old.claim)

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from walker.corpus.text import is_proposition, sentences
 from walker.pool.records import Candidate
+from walker.refs import Ref
 from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, stem
 from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
@@ -313,7 +314,7 @@ def _same_other_end(context: WalkContext, a: Candidate, b: Candidate) -> bool:
 
 
 def _daily_refs(candidate: Candidate) -> int:
-    return sum(bool(DAILY.fullmatch(r.partition("#")[0].rsplit("/", 1)[-1].removesuffix(".md"))) for r in candidate.supporting_refs)
+    return sum(bool(DAILY.fullmatch(Ref.parse(r).title)) for r in candidate.supporting_refs)
 
 
 def _end(entry: InventoryEntry, ref: str) -> dict[str, str]:

@@ -22,6 +22,7 @@ from typing import Any
 from walker.config import between, table
 from walker.errors import WalkerError
 from walker.pool.records import Candidate
+from walker.refs import note_of
 from walker.walk.critic import Verdict
 from walker.walk.engines.base import InventoryEntry, WalkContext
 from walker.wander import Item, central_sentence, paragraph_ref, shared_neighbour
@@ -200,7 +201,7 @@ class LLMEngine:
     def _candidate(self, context: WalkContext, claim: str, refs: list[str], **fields: Any) -> Candidate:
         """A candidate with the deterministic grounding signal the gate checks (rare words, a shared note)."""
         cited = list(refs)
-        paths = list(dict.fromkeys(r.partition("#")[0] for r in refs))
+        paths = list(dict.fromkeys(note_of(r) for r in refs))
         known = [p for p in paths if p in context.corpus.notes]
         seed = context.neighbourhood.seed
         if len(known) == 1 and known[0] != seed.path:
