@@ -425,7 +425,7 @@ def test_a_busy_pool_gives_one_line_not_a_traceback(walked):
     vault, ids = walked
     with PoolStore(vault).lock():
         result, _, _ = run("mute", ids[0], vault)
-        assert result.returncode == 1 and result.stderr.strip().count("\n") == 0
+        assert result.returncode == 2 and result.stderr.strip().count("\n") == 0
         assert "another walker command is running" in result.stderr
         again, _, _ = run("run", vault, "--force", "--now", NOW.isoformat())
         assert again.returncode == 0 and "skipped" in again.stdout

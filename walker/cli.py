@@ -54,6 +54,30 @@ class WalkerGroup(click.Group):
             where = f" ({exc.filename})" if exc.filename else ""
             click.echo(f"Error: {reason}{where}; nothing more was written", err=True)
             ctx.exit(2)
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except Exception as exc:  # a bug: the traceback goes to a file, the user gets one line
+            log = _crash_log(exc)
+            click.echo(f"Error: walker failed unexpectedly ({type(exc).__name__}: {exc}); the details are in "
+                       f"{log}. Please report it with that file.", err=True)
+            ctx.exit(3)
+
+
+def _crash_log(exc: BaseException) -> str:
+    """Write the traceback where the caches live (never the vault); returns where, or why it could not."""
+    import time
+    import traceback
+
+    from walker.config import cache_dir
+
+    try:
+        folder = cache_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.log"
+        path.write_text("".join(traceback.format_exception(exc)), encoding="utf-8")
+        return str(path)
+    except OSError as error:
+        return f"nowhere: the crash log could not be written ({error})"
 
 
 def _vault_default(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path:

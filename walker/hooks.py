@@ -21,6 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from walker.errors import WalkerError
 from walker.surface import feedback, last_surfaced, log_surfaced, side_note, surface
 
 CLIENTS = {
@@ -36,6 +37,10 @@ PUSHBACK = re.compile(r"\b(?:not relevant|irrelevant|that's wrong|that is wrong|
 INPUT_LIMIT = 1024 * 1024  # bytes of hook JSON read from the client; a longer prompt gets silence
 ANSWER_WITHIN = 8.0  # seconds; the installed hooks give the client's timeout as 10
 HOOK_PULL_LIMIT = 5  # a pull inside a chat: enough angles for one reply (`walker surface` lists them all)
+
+
+class HookError(WalkerError):
+    """A client's settings file cannot take walker's hooks."""
 
 
 class TooSlow(Exception):
@@ -122,7 +127,7 @@ def install(client: str, vault: Path, scope: str, project: Path, walker: str = "
         try:
             current = json.loads(path.read_text(encoding="utf-8") or "{}")
         except ValueError as exc:
-            raise ValueError(f"{path} is not valid JSON ({exc}); fix it, or add the hooks by hand "
+            raise HookError(f"{path} is not valid JSON ({exc}); fix it, or add the hooks by hand "
                              "(`walker hook show`)") from None
     hooks = current.setdefault("hooks", {})
     for event, groups in settings_snippet(client, vault, walker)["hooks"].items():

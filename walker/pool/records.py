@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from walker.errors import WalkerError
 from walker.refs import Ref
 
 CONFIDENCE_SCHEME = "ordinal-confidence-v1"
@@ -42,7 +43,7 @@ NOTEWORTHY_REQUIRED = ("id", "created", "seed", "status", "claim", "supporting_r
                        "flagged_value_reason", "human_review_outcome")
 
 
-class RecordError(ValueError):
+class RecordError(WalkerError, ValueError):
     """A pool record's frontmatter does not match its schema."""
 
 

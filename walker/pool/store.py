@@ -83,8 +83,6 @@ LOCK_WAIT = 10.0  # seconds a command waits for another walker command to finish
 class PoolBusy(WalkerError):
     """Another walker command holds the pool lock, and did not let go in time."""
 
-    exit_code = 1
-
 
 class UnsafePool(WalkerError):
     """walks/ or a file in it is not what walker made (a symlink, a hard link, not a folder)."""
