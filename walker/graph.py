@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 
 from walker.corpus.load import broken_subpaths
 from walker.corpus.model import Corpus
+from walker.refs import split_subpath
 
 UNRESOLVED_PREFIX = "unresolved:"
 EXPORT_FORMATS = ("json", "graphml", "gexf")
@@ -63,13 +64,13 @@ def build_graph(corpus: Corpus) -> nx.DiGraph:
     files = {f.path: f for f in corpus.files}
     graph.add_nodes_from((path, {"type": "note", "title": note.title, "in_corpus": True, "tags": list(note.tags)})
                          for path, note in corpus.notes.items())
-    edges: dict[tuple[str, str], dict[str, object]] = {}
+    edges: dict[tuple[str, str], tuple[int, set[str], set[str]]] = {}
     targets: dict[str, dict[str, object]] = {}
     for link in corpus.links:
         if link.resolved == link.source:
             continue
         if link.resolved is None:
-            name = link.target.split("#", 1)[0]
+            name = split_subpath(link.target)[0]
             target = UNRESOLVED_PREFIX + name
             targets.setdefault(target, {"type": "unresolved", "title": name, "in_corpus": False})
         else:
@@ -77,14 +78,14 @@ def build_graph(corpus: Corpus) -> nx.DiGraph:
             if target not in corpus.notes and target not in targets:
                 kind = "note" if files[target].is_note else "attachment"
                 targets[target] = {"type": kind, "title": Path(target).stem, "in_corpus": False}
-        data = edges.setdefault((link.source, target), {"count": 0, "kinds": set(), "subpaths": set()})
-        data["count"] += 1  # type: ignore[operator]
-        data["kinds"].add(link.kind)  # type: ignore[attr-defined]
+        count, kinds, subpaths = edges.setdefault((link.source, target), (0, set(), set()))
+        kinds.add(link.kind)
         if link.subpath:
-            data["subpaths"].add(link.subpath)  # type: ignore[attr-defined]
+            subpaths.add(link.subpath)
+        edges[link.source, target] = (count + 1, kinds, subpaths)
     graph.add_nodes_from(targets.items())
-    graph.add_edges_from((a, b, {"count": d["count"], "kinds": sorted(d["kinds"]), "subpaths": sorted(d["subpaths"])})  # type: ignore[arg-type]
-                         for (a, b), d in edges.items())
+    graph.add_edges_from((a, b, {"count": count, "kinds": sorted(kinds), "subpaths": sorted(subpaths)})
+                         for (a, b), (count, kinds, subpaths) in edges.items())
     return graph
 
 

@@ -205,7 +205,7 @@ def render_picture(outcome: WalkOutcome) -> str:
     bridges, numbers = [], []
     kept_order = {index: n for n, index in enumerate(outcome.hypothesis_ids, start=1)}
     for index, candidate in enumerate(outcome.candidates):
-        ends = [b.get("path") for b in candidate.bridge]
+        ends = [str(b.get("path")) for b in candidate.bridge]
         if len(ends) == 2 and all(e in position for e in ends):
             kept = index in outcome.hypothesis_ids
             (x1, y1), (x2, y2) = position[ends[0]], position[ends[1]]

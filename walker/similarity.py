@@ -124,7 +124,7 @@ class TextIndex:
         known = self.__dict__.get("_vocabulary")
         if known is None:
             known = self.__dict__["_vocabulary"] = frozenset(str(t) for t in self.terms)
-        return known  # type: ignore[no-any-return]
+        return known
 
     def closeness(self, a: str, b: str, leave_out: frozenset[str] = frozenset()) -> float:
         """How near two passages are in meaning, measured by which words the vault uses together.
@@ -166,7 +166,7 @@ class TextIndex:
             domains = self.__dict__["_domains"] = {folder: _unit(projected[rows].mean(axis=0))
                                                    for folder, rows in folders.items()}
         nowhere = np.zeros(self.concepts.shape[1], dtype=np.float32)  # a note the index does not hold
-        return domains.get(_folder(path), nowhere)  # type: ignore[no-any-return]
+        return domains.get(_folder(path), nowhere)
 
     def word_closeness(self, a: str, b: str) -> float:
         """How much the vault uses two words (stems, all their forms) in the same notes: 1 for one concept."""
@@ -191,21 +191,21 @@ class TextIndex:
         projected = self.__dict__.get("_projected_notes")
         if projected is None:
             projected = self.__dict__["_projected_notes"] = np.asarray(self.notes @ self.concepts)
-        return projected  # type: ignore[no-any-return]
+        return projected
 
     def rare_words(self) -> frozenset[str]:
         """The words few notes use (see ``rare``): the only ones a thread between two notes may run through."""
         known = self.__dict__.get("_rare_words")
         if known is None:
             known = self.__dict__["_rare_words"] = frozenset(str(t) for t in self.terms[self.rare])
-        return known  # type: ignore[no-any-return]
+        return known
 
     def weight(self, word: str) -> float:
         """A word's idf: how few notes use it (0 for a word the index does not know)."""
         weights = self.__dict__.get("_weights")
         if weights is None:
             weights = self.__dict__["_weights"] = {str(t): float(w) for t, w in zip(self.terms, self.idf)}
-        return weights.get(word, 0.0)  # type: ignore[no-any-return]
+        return weights.get(word, 0.0)
 
     def similarity(self, path: str) -> np.ndarray:
         """Cosine similarity of one note to every note, in ``paths`` order."""
@@ -265,7 +265,7 @@ def load_index(corpus: Corpus, use_cache: bool = True) -> TextIndex:
                 if pickle.load(handle) == key:
                     index = pickle.load(handle)
                     index.paragraphs = Paragraphs(corpus)
-                    return index  # type: ignore[no-any-return]
+                    return index
         except Exception:  # a damaged or foreign cache file is rebuilt, never trusted
             pass
     index = build_index(corpus)

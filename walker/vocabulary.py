@@ -33,7 +33,7 @@ def load_vocabulary(vault: Path | str) -> dict[str, float] | None:
             version, vocabulary = pickle.load(handle)
     except Exception:
         return None
-    return vocabulary if version == INDEX_VERSION else None  # type: ignore[no-any-return]
+    return vocabulary if version == INDEX_VERSION else None
 
 
 def weigh(text: str, vocabulary: dict[str, float]) -> dict[str, float]:

@@ -339,14 +339,7 @@ def candidate_seeds(
     today = now.date()
     dailies = {p: d for p in corpus.notes if (d := daily_date(p))}
     eligible = [p for p in corpus.notes if p not in hubs and p not in dailies]
-    mentions: dict[str, list[date]] = {}
-    backlink_folders: dict[str, set[str]] = {}
-    for source, resolved in corpus.resolutions.items():
-        for target, _ in resolved:
-            if target in corpus.notes and target != source:
-                backlink_folders.setdefault(target, set()).add(_folder(source))  # type: ignore[arg-type]
-                if source in dailies:
-                    mentions.setdefault(target, []).append(dailies[source])  # type: ignore[arg-type]
+    mentions, backlink_folders = _mentions(corpus, dailies)
     mtimes = _meaningful_mtimes({f.path: f.mtime_ns for f in corpus.files if f.path in corpus.notes})
 
     def seed(path: str, source: str, reason: str, score: float) -> tuple[float, str, str, str]:
@@ -381,20 +374,35 @@ def candidate_seeds(
         backlinks = len(links.get(path, ()))
         if age is not None and age >= settings.forgotten_days and backlinks <= 1:
             forgotten.append(seed(path, "forgotten", f"untouched for {age} days, {backlinks} links", age / (1 + backlinks)))
-    def best(group: list[tuple[float, str, str, str]], count: int) -> list[Seed]:
-        # Propositions only for the few that are shown: each one reads its note. A note with no
-        # sentence worth quoting (only links, properties, comments) is not a seed.
-        chosen = []
-        for score, path, source, reason in sorted(group, key=lambda s: (-s[0], s[1]))[: 10 * count]:
-            found = central_sentence(index, path, index.paragraphs.get(path, []))
-            if found:
-                chosen.append(Seed(path, found[0], paragraph_ref(corpus.notes[path], found[1]), source, reason, score))
-            if len(chosen) >= count:
-                break
-        return chosen
+    return {"recent": _best(corpus, index, recent, limit), "revisited": _best(corpus, index, revisited, limit),
+            "open-question": _best(corpus, index, questions, limit),
+            "forgotten": _best(corpus, index, forgotten, max(limit, 10))}
 
-    return {"recent": best(recent, limit), "revisited": best(revisited, limit),
-            "open-question": best(questions, limit), "forgotten": best(forgotten, max(limit, 10))}
+
+def _mentions(corpus: Corpus, dailies: dict[str, date]) -> tuple[dict[str, list[date]], dict[str, set[str]]]:
+    """For each note: the days daily notes link to it, and the folders its backlinks come from."""
+    mentions: dict[str, list[date]] = {}
+    backlink_folders: dict[str, set[str]] = {}
+    for source, resolved in corpus.resolutions.items():
+        for target, _ in resolved:
+            if target is not None and target in corpus.notes and target != source:
+                backlink_folders.setdefault(target, set()).add(_folder(source))
+                if source in dailies:
+                    mentions.setdefault(target, []).append(dailies[source])
+    return mentions, backlink_folders
+
+
+def _best(corpus: Corpus, index: TextIndex, group: list[tuple[float, str, str, str]], count: int) -> list[Seed]:
+    """The best ``count`` of one source that have a sentence worth quoting. Propositions only for the few
+    shown: each one reads its note. A note with only links, properties or comments is not a seed."""
+    chosen = []
+    for score, path, source, reason in sorted(group, key=lambda s: (-s[0], s[1]))[: 10 * count]:
+        found = central_sentence(index, path, index.paragraphs.get(path, []))
+        if found:
+            chosen.append(Seed(path, found[0], paragraph_ref(corpus.notes[path], found[1]), source, reason, score))
+        if len(chosen) >= count:
+            break
+    return chosen
 
 
 def choose_seed(candidates: dict[str, list[Seed]], walk_number: int, used: list[str], rng: random.Random) -> Seed | None:

@@ -311,40 +311,59 @@ def check(store: PoolStore, inbox_folder: str, ref_text: Any, report_links: dict
           conclusion_notes: dict[str, str] | None = None) -> list[Problem]:
     """Everything wrong with the pool. ``ref_text(ref) -> str | None``; ``report_links``: report -> hyp ids;
     ``conclusion_notes``: conclusion id -> the note's path in the vault, wherever it is now."""
-    from walker.inbox import conclusions
-
     problems: list[Problem] = []
-    records = store.records()
     seen: dict[str, list[StoredRecord]] = {}
-    for record in records:
+    for record in store.records():
         seen.setdefault(record.id, []).append(record)
-        rel = record.path.relative_to(store.vault).as_posix()
-        for message in validate(record.data):
-            problems.append(Problem("schema", rel, message))
-        expected = FOLDER_OF_STATUS.get(str(record.data.get("status")))
-        if expected and expected != record.folder:
-            problems.append(Problem("folder", rel, f"status {record.data.get('status')} belongs in {expected}/",
-                                    f"move it to {expected}/"))
-        if conclusion_notes is not None and record.data.get("conclusion_id"):
-            problems += _conclusion_problems(record, rel, conclusion_notes)
-        if record.folder == "active":
-            refs = [str(r) for r in record.data.get("supporting_refs") or ()]
-            digests = record.data.get("ref_digests") or []
-            for position, ref in enumerate(refs):
-                text = ref_text(ref)
-                if text is None:
-                    problems.append(Problem("dead-ref", rel, f"{ref} no longer resolves"))
-                elif position < len(digests) and digests[position] and digests[position] != _digest(text):
-                    problems.append(Problem("changed-ref", rel, f"the text cited by {ref} changed since the walk"))
+        problems += _record_problems(store, record, ref_text, conclusion_notes)
     for record_id, copies in seen.items():
         if len(copies) > 1:
             where = ", ".join(c.path.relative_to(store.vault).as_posix() for c in copies)
             problems.append(Problem("duplicate", where, f"{record_id} is in {len(copies)} folders (a move that did "
                                     "not finish)", "keep the copy whose folder matches its status"))
-    ids = set(seen)
     for report, linked in report_links.items():
-        for missing in sorted(set(linked) - ids):
+        for missing in sorted(set(linked) - set(seen)):
             problems.append(Problem("missing-record", report, f"links [[{missing}]], which is in no pool folder"))
+    problems += _inbox_problems(store, inbox_folder, seen)
+    for walk_id, ready in store.staged():
+        problems.append(Problem("interrupted-walk", f"{POOL}/{STAGING_PREFIX}{walk_id}",
+                                f"walk {walk_id} stopped while its files were being "
+                                f"{'moved into place' if ready else 'written'}",
+                                "finish it" if ready else "remove it: nothing of it was kept"))
+    for temporary in store.root.rglob(".*.tmp"):
+        problems.append(Problem("temporary", temporary.relative_to(store.vault).as_posix(),
+                                "a write that did not finish", "delete it"))
+    return problems
+
+
+def _record_problems(store: PoolStore, record: StoredRecord, ref_text: Any,
+                     conclusion_notes: dict[str, str] | None) -> list[Problem]:
+    """One record against its schema, its folder, its conclusion note and the passages it cites."""
+    rel = record.path.relative_to(store.vault).as_posix()
+    problems = [Problem("schema", rel, message) for message in validate(record.data)]
+    expected = FOLDER_OF_STATUS.get(str(record.data.get("status")))
+    if expected and expected != record.folder:
+        problems.append(Problem("folder", rel, f"status {record.data.get('status')} belongs in {expected}/",
+                                f"move it to {expected}/"))
+    if conclusion_notes is not None and record.data.get("conclusion_id"):
+        problems += _conclusion_problems(record, rel, conclusion_notes)
+    if record.folder != "active":
+        return problems
+    digests = record.data.get("ref_digests") or []
+    for position, ref in enumerate(str(r) for r in record.data.get("supporting_refs") or ()):
+        text = ref_text(ref)
+        if text is None:
+            problems.append(Problem("dead-ref", rel, f"{ref} no longer resolves"))
+        elif position < len(digests) and digests[position] and digests[position] != _digest(text):
+            problems.append(Problem("changed-ref", rel, f"the text cited by {ref} changed since the walk"))
+    return problems
+
+
+def _inbox_problems(store: PoolStore, inbox_folder: str, seen: dict[str, list[StoredRecord]]) -> list[Problem]:
+    """Conclusion notes in the inbox written twice, or whose hypothesis was never moved to discharged/."""
+    from walker.inbox import conclusions
+
+    problems = []
     vault = store.vault.resolve()
     for record_id, notes in conclusions(store.vault, inbox_folder).items():
         found = [n.relative_to(vault).as_posix() for n in notes]
@@ -357,14 +376,6 @@ def check(store: PoolStore, inbox_folder: str, ref_text: Any, report_links: dict
             problems.append(Problem("half-discharged", found[0],
                                     f"conclusion note exists but {record_id} is still {copies[0].data.get('status')}",
                                     f"finish the discharge of {record_id}", record=record_id))
-    for walk_id, ready in store.staged():
-        problems.append(Problem("interrupted-walk", f"{POOL}/{STAGING_PREFIX}{walk_id}",
-                                f"walk {walk_id} stopped while its files were being "
-                                f"{'moved into place' if ready else 'written'}",
-                                "finish it" if ready else "remove it: nothing of it was kept"))
-    for temporary in store.root.rglob(".*.tmp"):
-        problems.append(Problem("temporary", temporary.relative_to(store.vault).as_posix(),
-                                "a write that did not finish", "delete it"))
     return problems
 
 

@@ -87,9 +87,10 @@ def as_obsidian_shows(markdown: str, titled: bool = False) -> str:
             out.append(line)
             previous = line
             continue
-        line, in_comment = _without_comments(line, in_comment)
-        if line is None:
+        visible, in_comment = _without_comments(line, in_comment)
+        if visible is None:
             continue
+        line = visible
         if callout := CALLOUT.match(line):
             body = []
             while at < len(lines) and not lines[at][1] and lines[at][0].startswith(">"):

@@ -428,7 +428,7 @@ def _within_week(created: str, newest: str) -> bool:
 
 def _int(value: object, default: int) -> int:
     try:
-        return int(value)  # type: ignore[call-overload,no-any-return]
+        return int(value)  # type: ignore[call-overload]
     except (TypeError, ValueError):
         return default
 
@@ -596,7 +596,12 @@ def _inline_block_ids(path: Path) -> set[str]:
     except OSError:
         return set()
     found: set[str] = set()
-    _outside_code(text, lambda line: (found.update(m.group(1).lower() for m in BLOCK_ID_AT_END.finditer(line)), line)[1])
+
+    def collect(line: str) -> str:
+        found.update(m.group(1).lower() for m in BLOCK_ID_AT_END.finditer(line))
+        return line
+
+    _outside_code(text, collect)
     return found
 
 

@@ -45,7 +45,7 @@ class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
         for name in FORBIDDEN_EXTENSIONS:
             if name in config.markdown_extensions:
                 raise PluginError(f"walker: {name} reads files from disk; it must not run on vault notes")
-        config.markdown_extensions.append(SafeHtmlExtension())  # type: ignore[arg-type]
+        config.markdown_extensions.append(SafeHtmlExtension())
         self.site = generate_site(vault, self.config.vault_name or None)
         if not config.nav:
             config.nav = self.site.nav

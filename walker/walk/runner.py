@@ -27,7 +27,8 @@ from walker.pool.store import PoolStore
 from walker.refs import note_of
 from walker.report import WalkOutcome, render_picture, render_report
 from walker.walk.critic import CriticContext, PoolClaim, gate, one_per_refs
-from walker.walk.engines.base import WalkContext, get_engine
+from walker.walk.engines import get_engine
+from walker.walk.engines.base import WalkContext
 from walker.walk.sensitive import sensitive_inference
 from walker.wander import (
     Item,
@@ -240,9 +241,9 @@ def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]
         return _seed_from_text(ws, options.seed_text)
     used = [str((run.get("seed") or {}).get("path")) for run in history[-ws.wander_settings.no_reuse_walks:]]
     # Enough candidates per source that the last walks' seeds never use them all up.
-    found = candidate_seeds(ws.corpus, ws.index, ws.links, options.now, ws.wander_settings,
-                            limit=ws.wander_settings.no_reuse_walks + 3)
-    seed = choose_seed(found, len(history), used, rng)
+    candidates = candidate_seeds(ws.corpus, ws.index, ws.links, options.now, ws.wander_settings,
+                                 limit=ws.wander_settings.no_reuse_walks + 3)
+    seed = choose_seed(candidates, len(history), used, rng)
     if seed is None:
         raise NoSeed("no note can seed a walk: every candidate seeded one of the last "
                      f"{ws.wander_settings.no_reuse_walks} walks. Pass --seed-note NOTE to choose one.")

@@ -16,7 +16,7 @@ from walker.refs import note_of
 from walker.similarity import stem
 from walker.walk.critic import PoolClaim
 from walker.walk.engines.base import WalkContext
-from walker.walk.kinds import key_phrases, words_of
+from walker.walk.kinds import Wording, key_phrases, words_of
 from walker.walk.sense import surface_forms, thread
 
 _QUOTE = re.compile(r"“([^”]{12,})”")
@@ -56,31 +56,32 @@ def _widened(context: WalkContext, new: Candidate, old: PoolClaim) -> Candidate 
         return None  # the third passage shares words with the new one, but not the thread of the pair
     names = [_title(context, p) for p in (third_path, new.bridge[at]["path"], fresh_end["path"])]
     texts = [third_text, new_quotes[at], fresh_text]
-    return dataclasses.replace(new, **_wording(context, old.id, names, texts, carried), title=" ↔ ".join(names),
+    return dataclasses.replace(new, **dataclasses.asdict(_wording(context, old.id, names, texts, carried)),
+                               title=" ↔ ".join(names),
                                supporting_refs=(third_ref, common, new.supporting_refs[1 - at]),
                                bridge=({"path": third_path, "title": names[0], "ref": third_ref,
                                         "group": _group(context, third_path)}, *new.bridge),
                                grounding={**(new.grounding or {}), "widens": old.id})
 
 
-def _wording(context: WalkContext, old_id: str, names: list[str], texts: list[str], terms: list[str]) -> dict[str, object]:
+def _wording(context: WalkContext, old_id: str, names: list[str], texts: list[str], terms: list[str]) -> Wording:
     x, y, z = names
     shared = words_of(surface_forms(texts[2], terms[:3]))
     about = [words_of(key_phrases(t, context.index)) or shared for t in texts]
     quotes = " ".join(f"{n[:1].upper() + n[1:]}: “{t}”" for n, t in zip(names, texts))
-    return {
-        "claim": f"{x[:1].upper() + x[1:]}, {y} and {z} may be three places of one pattern, through {shared}. {quotes}",
-        "impact": "add",
-        "impact_reason": f"{old_id} joined {x} and {y}; {z} says the same about {shared}, so the pattern reaches "
-                         "further than one pair",
-        "applies_when": (f"Working out how {about[2]} behaves, with {about[0]} in mind.",
-                         f"Looking for everything the vault says about {shared}."),
-        "never_applies_when": (f"Looking up one exact detail about {about[2]}, where the other two notes add nothing.",),
-        "disconfirm_if": (f"Read side by side, {z} uses {shared} for something other than what {x} and {y} share.",
-                          f"The passage in {z} depends on a condition that neither {x} nor {y} has."),
-        "why_it_matters": f"A pattern in three notes is less likely a coincidence of words than one pair; {z} is the "
-                          "third place it turns up.",
-    }
+    return Wording(
+        claim=f"{x[:1].upper() + x[1:]}, {y} and {z} may be three places of one pattern, through {shared}. {quotes}",
+        impact="add",
+        impact_reason=f"{old_id} joined {x} and {y}; {z} says the same about {shared}, so the pattern reaches "
+                      "further than one pair",
+        applies_when=(f"Working out how {about[2]} behaves, with {about[0]} in mind.",
+                      f"Looking for everything the vault says about {shared}."),
+        never_applies_when=(f"Looking up one exact detail about {about[2]}, where the other two notes add nothing.",),
+        disconfirm_if=(f"Read side by side, {z} uses {shared} for something other than what {x} and {y} share.",
+                       f"The passage in {z} depends on a condition that neither {x} nor {y} has."),
+        why_it_matters=f"A pattern in three notes is less likely a coincidence of words than one pair; {z} is the "
+                       "third place it turns up.",
+    )
 
 
 def _cited(context: WalkContext, ref: str, text: str) -> bool:

@@ -12,12 +12,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from walker.corpus.model import Corpus
-from walker.errors import WalkerError
 from walker.graph import Adjacency
 from walker.pool.records import Candidate
 from walker.similarity import TextIndex
 from walker.walk.critic import CriticContext, Verdict
-from walker.walk.engines import ENGINES
 from walker.wander import Neighbourhood
 
 
@@ -60,23 +58,3 @@ class Engine(Protocol):
 
     def critique(self, context: WalkContext, candidates: list[Candidate]) -> list[Verdict]:
         """Judge each candidate in a critic's role; one verdict per candidate, in order."""
-
-
-
-
-def get_engine(name: str, extra: dict[str, Any] | None = None) -> Engine:
-    """Built-in engines by name, configured from walker.toml; each goes through this same surface."""
-    if name == "extractive":
-        from walker.walk.engines.extractive import ExtractiveEngine
-
-        return ExtractiveEngine()
-    if name == "llm":
-        try:
-            import httpx  # noqa: F401  (an optional extra)
-            import pydantic  # noqa: F401
-
-            from walker.walk.engines.llm import LLMEngine
-        except ImportError:
-            raise WalkerError("the llm engine needs its extra: pip install 'walker[llm]'") from None
-        return LLMEngine.from_extra(extra or {})
-    raise WalkerError(f"unknown engine {name!r}; available: {', '.join(ENGINES)}")
