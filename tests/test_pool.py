@@ -91,10 +91,10 @@ def test_log_is_append_only(tmp_path):
 
 
 def test_ref_digests_survive_a_round_trip_rewrite(tmp_path):
-    from walker.pool.lifecycle import _digest
+    from walker.pool.lifecycle import digest
 
     store = PoolStore(tmp_path)
-    data = dict(record("hyp-2026-11-30-001"), ref_digests=[_digest("some text that hashes to digits"), ""])
+    data = dict(record("hyp-2026-11-30-001"), ref_digests=[digest("some text that hashes to digits"), ""])
     path = store.write_record("active", data)
     store.update_record(read_record(path, "active"), {"idle_walks": 1})
     again = read_record(path, "active").data["ref_digests"]

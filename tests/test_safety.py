@@ -213,13 +213,13 @@ def test_a_discharge_cut_short_and_retried_leaves_one_conclusion(walked, monkeyp
 
     def crash(*args, **kwargs):
         raise KeyboardInterrupt  # the process dies after the note is written
-    real = lifecycle._finish_discharge
-    monkeypatch.setattr(lifecycle, "_finish_discharge", crash)
+    real = lifecycle.finish_discharge
+    monkeypatch.setattr(lifecycle, "finish_discharge", crash)
     with pytest.raises(KeyboardInterrupt):
         lifecycle.discharge(PoolStore(vault), "Inbox", ids[0], source="my own test on 2026-12-01",
                             statement="It holds.", now=NOW)
     assert len(list((vault / "Inbox").glob("*.md"))) == 1
-    monkeypatch.setattr(lifecycle, "_finish_discharge", real)
+    monkeypatch.setattr(lifecycle, "finish_discharge", real)
     for _ in range(2):  # the retry, then a review pass: neither writes a second note
         cli("discharge", ids[0], vault, "--source", "my own test on 2026-12-01", "--statement", "It holds.")
         cli("review", vault)

@@ -20,7 +20,7 @@ import click
 from walker import __version__, hooks
 from walker.config import load_settings, write_default_config
 from walker.errors import WalkerError
-from walker.pool import lifecycle
+from walker.pool import health, lifecycle
 from walker.pool.inspect import check_pool, list_records, show_record
 from walker.pool.store import PoolStore
 from walker.schedule import Units, install, make_units, remove, user_unit_dir
@@ -516,7 +516,7 @@ def check(vault: Path, repair: bool, now: str | None, as_json: bool) -> None:
     problems = check_pool(vault)
     mended = lifecycle.Outcome()
     if repair and any(p.repair for p in problems):
-        mended = lifecycle.repair(PoolStore(vault), [p for p in problems if p.repair], _now(now))
+        mended = health.repair(PoolStore(vault), [p for p in problems if p.repair], _now(now))
         problems = check_pool(vault)
     if as_json:
         _print_json({"problems": [p.as_dict() for p in problems], "repaired": mended.events,

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from walker.errors import WalkerError
-from walker.pool import lifecycle
+from walker.pool import health
 from walker.pool.store import PoolStore
 
 
@@ -44,20 +44,20 @@ def show_record(vault: Path | str, record_id: str) -> dict[str, Any]:
     raise RecordNotFound(f"no record {record_id!r} in {Path(vault) / 'walks'}; `walker pool list` shows the ids")
 
 
-def check_pool(vault: Path | str) -> list[lifecycle.Problem]:
+def check_pool(vault: Path | str) -> list[health.Problem]:
     """`walker check`: the pool against its schema, its folders, the vault and its reports."""
     from walker.config import load_settings
     from walker.corpus import load_corpus
     from walker.inbox import CONCLUSION_ID
+    from walker.passages import ref_text
     from walker.similarity import load_index
-    from walker.walk.critic import CriticContext
 
     root = Path(vault)
     corpus = load_corpus(root)
-    critic = CriticContext(corpus, load_index(corpus), set())
+    index = load_index(corpus)
     reports = {report.relative_to(root).as_posix(): re.findall(r"\[\[(hyp-[\w-]+)", report.read_text(encoding="utf-8"))
                for report in sorted((root / "walks" / "reports").glob("*.md"))}
     conclusion_notes = {str(note.frontmatter["id"]): note.path for note in corpus.notes.values()
                         if CONCLUSION_ID.fullmatch(str(note.frontmatter.get("id") or ""))}
-    return lifecycle.check(PoolStore(root), load_settings(root).inbox_folder, critic.ref_text, reports,
-                           conclusion_notes)
+    return health.check(PoolStore(root), load_settings(root).inbox_folder, lambda ref: ref_text(corpus, index, ref),
+                        reports, conclusion_notes)

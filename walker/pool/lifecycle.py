@@ -1,5 +1,5 @@
-"""How a hypothesis leaves active/ (protocol §13): discharge, reject, expire, supersede; mute;
-the reviewer's decisions made in the vault; and the health check of the pool.
+"""How a hypothesis leaves active/ (protocol §13): discharge, reject, expire, supersede; mute; and what
+became of it in conversation. The pool's health check and its repairs are in ``pool.health``.
 
 Every change goes through the store (round-trip YAML, atomic writes, the lock) and is logged
 in walks/log.md with its evidence. Folder and status always agree.
@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from walker.errors import WalkerError
-from walker.pool.records import FOLDER_OF_STATUS, NOTEWORTHY_STATUS, validate
-from walker.pool.store import POOL, STAGING_PREFIX, PoolStore, StoredRecord, read_record
+from walker.pool.records import FOLDER_OF_STATUS, NOTEWORTHY_STATUS
+from walker.pool.store import PoolStore, StoredRecord, read_record
 from walker.refs import Ref
 
 LAUNDERING_FILLER = frozenset(
@@ -112,22 +112,22 @@ def discharge(store: PoolStore, inbox_folder: str, record_id: str, *, source: st
                 created=now.date().isoformat(), source=source.strip(), statement=statement, inspired_by=record.id,
                 corroborating_refs=tuple(str(r) for r in record.data.get("supporting_refs") or ()),
                 evidence=tuple(evidence)))
-        return _finish_discharge(store, record, note, source.strip(), now, Outcome(written=[note]))
+        return finish_discharge(store, record, note, source.strip(), now, Outcome(written=[note]))
 
 
-def _finish_discharge(store: PoolStore, record: StoredRecord, note: Path, source: str, now: datetime,
+def finish_discharge(store: PoolStore, record: StoredRecord, note: Path, source: str, now: datetime,
                       outcome: Outcome) -> Outcome:
     from walker.inbox import properties
 
     # The id is the stable address (a rename outside Obsidian breaks the link; `walker check` finds the
     # note by id and mends it); the link is what Obsidian opens and keeps up to date on a rename inside it.
     conclusion_id = str(properties(note).get("id") or "")
-    link = _note_link(store.vault, note)
+    link = note_link(store.vault, note)
     changes = {"status": "discharged", "discharged": now.date().isoformat(), "conclusion_id": conclusion_id,
                "conclusion": link, "discharge_source": source}
     outcome.written.append(store.update_record(record, changes, "discharged"))
     outcome.events.append(f"discharge: [[{record.id}]] → {conclusion_id} {link} (source: {source})")
-    store.log(_stamp(now), outcome.events)
+    store.log(stamp(now), outcome.events)
     return outcome
 
 
@@ -163,7 +163,7 @@ def _move(store: PoolStore, record_id: str, status: str, changes: dict[str, Any]
         outcome = Outcome()
         outcome.written.append(store.update_record(record, {"status": status, **changes}, FOLDER_OF_STATUS[status]))
         outcome.events.append(event.format(id=record.id))
-        store.log(_stamp(now), outcome.events)
+        store.log(stamp(now), outcome.events)
         return outcome
 
 
@@ -183,7 +183,7 @@ def surfaced(store: PoolStore, ids: list[str], mode: str, turn_id: str | None, n
             _conversation_event(store, {"hypothesis_id": record_id, "turn_id": turn_id, "surfaced_at": now.isoformat(),
                                         "mode": mode})
             outcome.events.append(f"surface: [[{record_id}]] ({mode}; counts as use, so it stops ageing)")
-        store.log(_stamp(now), outcome.events)
+        store.log(stamp(now), outcome.events)
     return outcome
 
 
@@ -214,7 +214,7 @@ def conversation_feedback(store: PoolStore, record_id: str, outcome: str, now: d
                 changes.update(status="muted", muted=now.date().isoformat())
                 done.events.append(f"mute: [[{record_id}]] (ignored {ignored} times in a row)")
             store.update_record(record, changes)
-        store.log(_stamp(now), done.events)
+        store.log(stamp(now), done.events)
     return done
 
 
@@ -246,7 +246,7 @@ def age_pool(store: PoolStore, now: datetime, walk_id: str) -> Outcome:
             else:
                 store.update_record(record, {"idle_walks": idle})
         if outcome.events:
-            store.log(_stamp(now), outcome.events)
+            store.log(stamp(now), outcome.events)
     return outcome
 
 
@@ -272,7 +272,7 @@ def supersede(store: PoolStore, new_ids: Iterable[str], now: datetime, agree: An
                 del records[old.id]
                 outcome.events.append(f"archive: [[{old.id}]] superseded by [[{new_id}]]")
         if outcome.events:
-            store.log(_stamp(now), outcome.events)
+            store.log(stamp(now), outcome.events)
     return outcome
 
 
@@ -288,179 +288,31 @@ def archive_dead_refs(store: PoolStore, alive: Any, now: datetime) -> Outcome:
                                              "archive_reason": reason}, "archived")
                 outcome.events.append(f"archive: [[{record.id}]] ({reason})")
         if outcome.events:
-            store.log(_stamp(now), outcome.events)
-    return outcome
-
-
-# --- the pool's health -----------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Problem:
-    kind: str
-    path: str
-    message: str
-    repair: str | None = None  # what --repair does about it, if anything
-    record: str | None = None  # the record it is about, where that is not the file at ``path``
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "path": self.path, "message": self.message, "repair": self.repair}
-
-
-def check(store: PoolStore, inbox_folder: str, ref_text: Any, report_links: dict[str, list[str]],
-          conclusion_notes: dict[str, str] | None = None) -> list[Problem]:
-    """Everything wrong with the pool. ``ref_text(ref) -> str | None``; ``report_links``: report -> hyp ids;
-    ``conclusion_notes``: conclusion id -> the note's path in the vault, wherever it is now."""
-    problems: list[Problem] = []
-    seen: dict[str, list[StoredRecord]] = {}
-    for record in store.records():
-        seen.setdefault(record.id, []).append(record)
-        problems += _record_problems(store, record, ref_text, conclusion_notes)
-    for record_id, copies in seen.items():
-        if len(copies) > 1:
-            where = ", ".join(c.path.relative_to(store.vault).as_posix() for c in copies)
-            problems.append(Problem("duplicate", where, f"{record_id} is in {len(copies)} folders (a move that did "
-                                    "not finish)", "keep the copy whose folder matches its status"))
-    for report, linked in report_links.items():
-        for missing in sorted(set(linked) - set(seen)):
-            problems.append(Problem("missing-record", report, f"links [[{missing}]], which is in no pool folder"))
-    problems += _inbox_problems(store, inbox_folder, seen)
-    for walk_id, ready in store.staged():
-        problems.append(Problem("interrupted-walk", f"{POOL}/{STAGING_PREFIX}{walk_id}",
-                                f"walk {walk_id} stopped while its files were being "
-                                f"{'moved into place' if ready else 'written'}",
-                                "finish it" if ready else "remove it: nothing of it was kept"))
-    for temporary in store.root.rglob(".*.tmp"):
-        problems.append(Problem("temporary", temporary.relative_to(store.vault).as_posix(),
-                                "a write that did not finish", "delete it"))
-    return problems
-
-
-def _record_problems(store: PoolStore, record: StoredRecord, ref_text: Any,
-                     conclusion_notes: dict[str, str] | None) -> list[Problem]:
-    """One record against its schema, its folder, its conclusion note and the passages it cites."""
-    rel = record.path.relative_to(store.vault).as_posix()
-    problems = [Problem("schema", rel, message) for message in validate(record.data)]
-    expected = FOLDER_OF_STATUS.get(str(record.data.get("status")))
-    if expected and expected != record.folder:
-        problems.append(Problem("folder", rel, f"status {record.data.get('status')} belongs in {expected}/",
-                                f"move it to {expected}/"))
-    if conclusion_notes is not None and record.data.get("conclusion_id"):
-        problems += _conclusion_problems(record, rel, conclusion_notes)
-    if record.folder != "active":
-        return problems
-    digests = record.data.get("ref_digests") or []
-    for position, ref in enumerate(str(r) for r in record.data.get("supporting_refs") or ()):
-        text = ref_text(ref)
-        if text is None:
-            problems.append(Problem("dead-ref", rel, f"{ref} no longer resolves"))
-        elif position < len(digests) and digests[position] and digests[position] != _digest(text):
-            problems.append(Problem("changed-ref", rel, f"the text cited by {ref} changed since the walk"))
-    return problems
-
-
-def _inbox_problems(store: PoolStore, inbox_folder: str, seen: dict[str, list[StoredRecord]]) -> list[Problem]:
-    """Conclusion notes in the inbox written twice, or whose hypothesis was never moved to discharged/."""
-    from walker.inbox import conclusions
-
-    problems = []
-    vault = store.vault.resolve()
-    for record_id, notes in conclusions(store.vault, inbox_folder).items():
-        found = [n.relative_to(vault).as_posix() for n in notes]
-        if len(notes) > 1:
-            problems.append(Problem("duplicate-conclusion", ", ".join(found), f"{len(notes)} conclusion notes were "
-                                    f"written for {record_id}; keep one and delete the others by hand",
-                                    record=record_id))
-        copies = seen.get(record_id, [])
-        if copies and all(c.data.get("status") in ("active", "muted") for c in copies):
-            problems.append(Problem("half-discharged", found[0],
-                                    f"conclusion note exists but {record_id} is still {copies[0].data.get('status')}",
-                                    f"finish the discharge of {record_id}", record=record_id))
-    return problems
-
-
-def _conclusion_problems(record: StoredRecord, rel: str, conclusion_notes: dict[str, str]) -> list[Problem]:
-    """A discharged record's conclusion note, found by its id: gone, or moved from where the link points."""
-    conclusion_id = str(record.data["conclusion_id"])
-    found = conclusion_notes.get(conclusion_id)
-    if found is None:
-        return [Problem("lost-conclusion", rel, f"its conclusion note {conclusion_id} is nowhere in the vault")]
-    linked = str(record.data.get("conclusion") or "").removeprefix("[[").partition("|")[0].removesuffix("]]")
-    if linked != found.removesuffix(".md"):
-        return [Problem("moved-conclusion", rel, f"its conclusion note {conclusion_id} is now {found}",
-                        f"point the record at {found}", record=found)]
-    return []
-
-
-def repair(store: PoolStore, problems: list[Problem], now: datetime) -> Outcome:
-    """Mend what can be mended without a person's judgement; leave the rest reported."""
-    from walker.inbox import properties
-
-    outcome = Outcome()
-    order = {"temporary": 0, "duplicate": 1, "folder": 2}
-    with store.lock():
-        outcome.events += store.recovered  # taking the lock finished or removed interrupted walks
-        for problem in sorted(problems, key=lambda p: order.get(p.kind, 9)):
-            if not all((store.vault / part).exists() for part in problem.path.split(", ")):
-                continue  # an earlier repair already dealt with this file
-            if problem.kind == "temporary":
-                (store.vault / problem.path).unlink(missing_ok=True)
-                outcome.events.append(f"repair: removed {problem.path}")
-            elif problem.kind == "folder":
-                record = _stored_at(store, problem.path)
-                status = str(record.data.get("status"))
-                store.update_record(record, {}, FOLDER_OF_STATUS[status])
-                outcome.events.append(f"repair: [[{record.id}]] moved to {FOLDER_OF_STATUS[status]}/")
-            elif problem.kind == "moved-conclusion" and problem.record:
-                record = _stored_at(store, problem.path)
-                link = _note_link(store.vault, store.vault / problem.record)
-                store.update_record(record, {"conclusion": link})
-                outcome.events.append(f"repair: [[{record.id}]] points at its conclusion {link}")
-            elif problem.kind == "duplicate":
-                copies = [_stored_at(store, p) for p in problem.path.split(", ")]
-                keep = [c for c in copies if FOLDER_OF_STATUS.get(str(c.data.get("status"))) == c.folder]
-                keep = sorted(keep, key=lambda c: c.path.stat().st_mtime_ns)[-1:] or copies[-1:]
-                for copy in copies:
-                    if copy.path != keep[0].path:
-                        copy.path.unlink()
-                outcome.events.append(f"repair: kept {keep[0].path.relative_to(store.vault).as_posix()}")
-        if outcome.events:
-            store.log(_stamp(now), outcome.events)
-    for problem in problems:
-        if problem.kind == "half-discharged" and problem.record:
-            record = find(store, problem.record)
-            note = store.vault / problem.path
-            source = str(properties(note).get("source") or "")
-            why = laundering(source, record)
-            if why:
-                outcome.problems.append(f"{problem.path}: not finished, its source is no evidence: {why}")
-                continue
-            with store.lock():
-                _finish_discharge(store, record, note, source, now, outcome)
+            store.log(stamp(now), outcome.events)
     return outcome
 
 
 def ref_digests(refs: Iterable[str], ref_text: Any) -> list[str]:
     """What each ref cited when the walk ran, in the order of ``supporting_refs`` (empty where a ref
     did not resolve), so `walker check` can tell when the cited text changes."""
-    return [_digest(text) if (text := ref_text(ref)) is not None else "" for ref in refs]
+    return [digest(text) if (text := ref_text(ref)) is not None else "" for ref in refs]
 
 
-def _digest(text: str) -> str:
+def digest(text: str) -> str:
     # Prefixed: a bare hex string such as 9779e9895064 reads back from YAML as a float (infinity).
     return "sha1-" + hashlib.sha1(" ".join(text.split()).encode()).hexdigest()[:12]
 
 
-def _stored_at(store: PoolStore, rel: str) -> StoredRecord:
+def stored_at(store: PoolStore, rel: str) -> StoredRecord:
     path = store.vault / rel
     return read_record(path, path.parent.name)
 
 
-def _note_link(vault: Path, note: Path) -> str:
+def note_link(vault: Path, note: Path) -> str:
     rel = note.resolve().relative_to(vault.resolve()).as_posix().removesuffix(".md")
     return f"[[{rel}|{rel.rsplit('/', 1)[-1]}]]"
 
 
-def _stamp(now: datetime) -> str:
+def stamp(now: datetime) -> str:
     return now.strftime("%Y-%m-%d %H:%M")
 

@@ -16,9 +16,9 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from wordfreq import zipf_frequency
 
 from walker.corpus.model import Corpus
-from walker.corpus.resolve import span
+from walker.passages import ref_text
 from walker.pool.records import CONFIDENCES, IMPACTS, Candidate
-from walker.refs import Ref, note_of
+from walker.refs import note_of
 from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex, stem
 from walker.walk.sense import SAME_TOPIC_SIMILARITY, shared_words, thread
 from walker.walk.sensitive import sensitive_inference
@@ -49,15 +49,7 @@ class CriticContext:
 
     def ref_text(self, ref: str) -> str | None:
         """The words a ref points at, or None when it does not resolve inside the vault."""
-        parsed = Ref.parse(ref)
-        note = self.corpus.notes.get(parsed.path)
-        lines = span(parsed, note) if note is not None else None
-        if note is None or lines is None:
-            return None
-        first, last = lines
-        paragraphs = self.index.paragraphs.get(parsed.path, [])
-        heading = next((h.text for h in note.headings if h.line == first), "")
-        return " ".join([note.title, heading, *(p.text for p in paragraphs if first <= p.line <= last)])
+        return ref_text(self.corpus, self.index, ref)
 
 
 @dataclass(frozen=True)
