@@ -70,3 +70,25 @@ def test_no_section_numbers_in_what_walker_writes_for_users(tmp_path):
     build_site(vault, tmp_path / "site")
     written = [*(vault / "walks").rglob("*.md"), *(vault / "walks").rglob("*.yaml"), *(tmp_path / "site").rglob("*.html")]
     assert written and [p for p in written if "§" in p.read_text(encoding="utf-8")] == []
+
+
+def test_the_documentation_builds_with_mkdocs_strict(tmp_path):
+    """docs/ builds as its own site (mkdocs-docs.yml), apart from the review site's mkdocs.yml."""
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-f", str(ROOT / "mkdocs-docs.yml"), "--strict",
+                             "-d", str(tmp_path / "docs")], capture_output=True, text=True, cwd=ROOT,
+                            env={"NO_MKDOCS_2_WARNING": "1", "PATH": "/usr/bin:/bin"})
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "docs" / "reading-a-vault.html").is_file() and (tmp_path / "docs" / "protocol.html").is_file()
+
+
+def test_the_obsidian_rules_page_lists_exactly_the_cases_the_tests_check():
+    page = (ROOT / "docs" / "reading-a-vault.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"^\| ([PTHBR]\d+) \|", page, re.MULTILINE))
+    tests = (ROOT / "tests" / "test_parse.py").read_text() + (ROOT / "tests" / "test_resolve.py").read_text()
+    tested = {case.upper() for case in re.findall(r"(?<![\w])\(?\"?([PTHBR]\d+)\b", tests, re.IGNORECASE)
+              if re.fullmatch(r"[PTHBR]\d+", case, re.IGNORECASE)}
+    tested |= {m.upper() for m in re.findall(r"def test_([ptbhr]\d+)_", tests)}
+    assert documented == tested, (sorted(documented - tested), sorted(tested - documented))
