@@ -285,27 +285,23 @@ def load_index(corpus: Corpus, use_cache: bool = True) -> TextIndex:
 def build_index(corpus: Corpus) -> TextIndex:
     paths = list(corpus.notes)
     paragraphs = {p: read_paragraphs(corpus.root, corpus.notes[p]) for p in paths}
-    note_texts: list[str] = []
-    section_texts: list[str] = []
+    pieces = _Pieces()
     section_keys: list[tuple[int, int]] = []
     section_rows: dict[str, tuple[int, int]] = {}
-    for path in paths:
+    for row, path in enumerate(paths):
         first_row = len(section_keys)
         note = corpus.notes[path]
-        title = " ".join([note.title] * TITLE_WEIGHT)
-        body = [strip_tags(p.text) for p in paragraphs[path]]
-        note_texts.append(" ".join([title, *note.tags, *(h.text for h in note.headings), *body]))
+        # A note is its title (weighted), tags, headings and body; a section is its heading and body.
+        pieces.add(" ".join([" ".join([note.title] * TITLE_WEIGHT), *note.tags, *(h.text for h in note.headings)]),
+                   note=row)
         for index, section in enumerate(note.sections):
-            words = [p.text for p in paragraphs[path] if section.line <= p.line <= section.end_line]
-            section_texts.append(strip_tags(" ".join([section.heading or note.title, *words])))
-            section_keys.append((len(note_texts) - 1, index))
+            body = [p.text for p in paragraphs[path] if section.line <= p.line <= section.end_line]
+            pieces.add(strip_tags(section.heading or note.title), section=len(section_keys))
+            pieces.add(strip_tags(" ".join(body)), note=row, section=len(section_keys))
+            section_keys.append((row, index))
         section_rows[path] = (first_row, len(section_keys))
-    vectorizer = _vectorizer(max_df=0.5 if len(paths) >= 20 else 1.0)
     try:
-        notes = vectorizer.fit_transform(note_texts).tocsr()
-        terms = vectorizer.get_feature_names_out()
-        idf = vectorizer.idf_.astype(np.float32)
-        sections = vectorizer.transform(section_texts).tocsr() if section_texts else sparse.csr_matrix((0, len(terms)))
+        notes, sections, terms, idf = pieces.weigh(len(paths), len(section_keys), 0.5 if len(paths) >= 20 else 1.0)
     except ValueError:  # no words at all: an empty vault, or only stop words
         notes = sparse.csr_matrix((len(paths), 0), dtype=np.float32)
         sections = sparse.csr_matrix((len(section_keys), 0), dtype=np.float32)
@@ -319,6 +315,44 @@ def build_index(corpus: Corpus) -> TextIndex:
         section_rows, terms, idf, rare, _concepts(notes), _everyday(str(t) for t in terms[rare]),
         Paragraphs(corpus, paragraphs),
     )
+
+
+class _Pieces:
+    """Texts tokenised once each, then summed into note rows and section rows. TfidfVectorizer would read
+    every paragraph twice (once in its note, once in its section); the weights come out the same."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.notes: list[tuple[int, int]] = []  # (note row, piece)
+        self.sections: list[tuple[int, int]] = []  # (section row, piece)
+
+    def add(self, text: str, note: int | None = None, section: int | None = None) -> None:
+        if note is not None:
+            self.notes.append((note, len(self.texts)))
+        if section is not None:
+            self.sections.append((section, len(self.texts)))
+        self.texts.append(text)
+
+    def weigh(self, note_count: int, section_count: int, max_df: float) -> tuple[Any, Any, np.ndarray, np.ndarray]:
+        from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
+
+        counter = CountVectorizer(token_pattern=TOKEN_PATTERN, stop_words="english", dtype=np.float32)
+        counts = counter.fit_transform(self.texts).tocsr()
+        note_counts = (self._sum(self.notes, note_count) @ counts).tocsr()
+        section_counts = (self._sum(self.sections, section_count) @ counts).tocsr()
+        document_frequency = np.bincount(note_counts.indices, minlength=counts.shape[1])
+        keep = np.flatnonzero((document_frequency > 0) & (document_frequency <= max_df * note_count))
+        if not len(keep):
+            raise ValueError("no terms remain")
+        weigh = TfidfTransformer(sublinear_tf=True).fit(note_counts[:, keep])
+        notes = weigh.transform(note_counts[:, keep]).astype(np.float32).tocsr()
+        sections = weigh.transform(section_counts[:, keep]).astype(np.float32).tocsr()
+        return notes, sections, counter.get_feature_names_out()[keep], weigh.idf_.astype(np.float32)
+
+    def _sum(self, pairs: list[tuple[int, int]], rows: int) -> Any:
+        """A 0/1 matrix that adds up each row's pieces."""
+        data = np.ones(len(pairs), dtype=np.float32)
+        return sparse.csr_matrix((data, ([r for r, _ in pairs], [p for _, p in pairs])), shape=(rows, len(self.texts)))
 
 
 def _folder(path: str) -> str:

@@ -96,15 +96,26 @@ def _paragraph(lines: list[tuple[int, str]]) -> Paragraph:
 
 
 def plain(markdown: str) -> str:
-    """One line of Markdown as the words a reader sees."""
-    text = _HTML_TAG.sub(" ", _drop_scripts(markdown))  # a reader of the note sees the text, not the tags
-    text = _EMBED.sub(" ", text)
-    text = _PLACEHOLDER.sub(" ", text)  # {{date}}, <% tp.file.title %>: filled in when a template is used
-    text = _WIKILINK.sub(lambda m: (m.group(2) or m.group(1).split("#")[0].split("/")[-1] or m.group(1).lstrip("#")), text)
-    text = _MD_LINK.sub(r"\1", text)
+    """One line of Markdown as the words a reader sees. Each pass runs only when its mark is present:
+    most paragraphs are plain prose, and this runs on every paragraph of the vault."""
+    text = markdown
+    if "<" in text:
+        text = _HTML_TAG.sub(" ", _drop_scripts(text))  # a reader of the note sees the text, not the tags
+        text = _PLACEHOLDER.sub(" ", text)  # <% tp.file.title %>: filled in when a template is used
+    if "![" in text:
+        text = _EMBED.sub(" ", text)
+    if "{{" in text:
+        text = _PLACEHOLDER.sub(" ", text)  # {{date}}
+    if "[[" in text:
+        text = _WIKILINK.sub(lambda m: (m.group(2) or m.group(1).split("#")[0].split("/")[-1] or m.group(1).lstrip("#")),
+                             text)
+    if "](" in text:
+        text = _MD_LINK.sub(r"\1", text)
     text = _EMPHASIS.sub("", text)
-    text = _drop_tags(text)  # "#garden" is filing, not prose: quotes and propositions read without it
-    text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|])", r"\1", text)
+    if "#" in text:
+        text = _drop_tags(text)  # "#garden" is filing, not prose: quotes and propositions read without it
+    if "\\" in text:
+        text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|])", r"\1", text)
     return " ".join(text.split())
 
 
@@ -179,4 +190,4 @@ def sentences(text: str) -> list[str]:
 
 def strip_tags(text: str) -> str:
     """Inline #tags read as words ("#garden" -> "garden")."""
-    return _TAG.sub(r"\1", text)
+    return _TAG.sub(r"\1", text) if "#" in text else text
