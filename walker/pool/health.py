@@ -122,7 +122,7 @@ def repair(store: PoolStore, problems: list[Problem], now: datetime) -> Outcome:
             if not all((store.vault / part).exists() for part in problem.path.split(", ")):
                 continue  # an earlier repair already dealt with this file
             if problem.kind == "temporary":
-                (store.vault / problem.path).unlink(missing_ok=True)
+                store.discard(store.vault / problem.path)
                 outcome.events.append(f"repair: removed {problem.path}")
             elif problem.kind == "folder":
                 record = stored_at(store, problem.path)
@@ -140,7 +140,7 @@ def repair(store: PoolStore, problems: list[Problem], now: datetime) -> Outcome:
                 keep = sorted(keep, key=lambda c: c.path.stat().st_mtime_ns)[-1:] or copies[-1:]
                 for copy in copies:
                     if copy.path != keep[0].path:
-                        copy.path.unlink()
+                        store.discard(copy.path)
                 outcome.events.append(f"repair: kept {keep[0].path.relative_to(store.vault).as_posix()}")
         if outcome.events:
             store.log(stamp(now), outcome.events)

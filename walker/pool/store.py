@@ -375,6 +375,21 @@ class PoolStore:
                 out.append(data)
         return out
 
+    def discard(self, path: Path) -> None:
+        """Delete a file walker left under ``walks/``: a write that did not finish, or the extra copy of a
+        record a move left behind. Refuses anything outside ``walks/`` and anything that is not a plain file
+        of walker's own (a symlink, a folder, a file with a second name elsewhere)."""
+        inside = Path(os.path.abspath(path))
+        if not inside.is_relative_to(Path(os.path.abspath(self.root))):
+            raise UnsafePool(f"{path} is outside {self.root}; walker deletes only what it wrote under walks/")
+        try:
+            info = os.lstat(inside)
+        except FileNotFoundError:
+            return
+        if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+            raise UnsafePool(f"{path} is not a plain file of walker's own; walker will not delete it")
+        inside.unlink()
+
     def log(self, heading: str, events: list[str]) -> None:
         """Append a block of events to log.md (append-only)."""
         self.append("log.md", _log_block(heading, events), header=LOG_HEADER)
