@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -23,8 +22,6 @@ from walker.errors import WalkerError
 from walker.surface import feedback as record_feedback
 from walker.surface import log_surfaced, side_note, surface
 
-if TYPE_CHECKING:
-    pass
 
 @main.command("surface")
 @vault_argument

@@ -125,7 +125,6 @@ def print_json(data: object) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-
 def open_workspace(vault: Path, show_progress: bool = True) -> Workspace:
     from walker.workspace import Workspace
 
@@ -149,7 +148,6 @@ random_seed_option = click.option("--random-seed", type=int, default=0, show_def
 def plain_links(text: str) -> str:
     """``[[path|shown]]`` as its shown words, for a terminal."""
     return re.sub(r"\[\[([^\]|]+)(?:\|([^\]]+))?\]\]", lambda m: m.group(2) or m.group(1), text)
-
 
 
 def print_outcome(outcome: lifecycle.Outcome, as_json: bool) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -24,8 +23,6 @@ from walker.pool import health, lifecycle
 from walker.pool.inspect import check_pool, list_records, show_record
 from walker.pool.store import PoolStore
 
-if TYPE_CHECKING:
-    pass
 
 @main.group()
 def pool() -> None:
@@ -66,7 +63,6 @@ def pool_show(record_id: str, vault: Path, as_json: bool) -> None:
                 click.echo(f"  - {item}")
         else:
             click.echo(f"{key}: {value}")
-
 
 
 @main.command()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -14,8 +13,6 @@ from walker.cli.app import (
 from walker.errors import WalkerError
 from walker.schedule import Units, install, make_units, remove, user_unit_dir
 
-if TYPE_CHECKING:
-    pass
 
 @main.group()
 def schedule() -> None:

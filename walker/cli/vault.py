@@ -6,7 +6,7 @@ import re
 import time
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
@@ -26,8 +26,6 @@ from walker.config import write_default_config
 from walker.errors import WalkerError
 from walker.pool.store import PoolStore
 
-if TYPE_CHECKING:
-    pass
 
 @main.command()
 @vault_argument
@@ -124,7 +122,6 @@ def graph_export(vault: Path, fmt: str, output: Path) -> None:
     g = build_graph(corpus)
     export_graph(g, fmt, output)
     click.echo(f"wrote {output}: {g.number_of_nodes()} nodes, {g.number_of_edges()} edges", err=True)
-
 
 
 @main.command()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
@@ -20,8 +19,6 @@ from walker.cli.app import (
 from walker.pool.store import PoolStore
 from walker.walk.engines import ENGINES
 
-if TYPE_CHECKING:
-    pass
 
 @main.command()
 @vault_argument
@@ -80,7 +77,6 @@ def critique(file: Path, vault: Path, as_json: bool) -> None:
         click.echo(f"{v['id']}: {state}")
         for rule, reason in zip(v["rules"], v["reasons"]):
             click.echo(f"  {rule}: {reason}")
-
 
 
 @main.command()
