@@ -28,7 +28,7 @@ KIND_WORDS = {
     "missing-link": ("Missing link", "Missing links", "two notes about one thing that no chain of two links joins"),
     "tension": ("Tension", "Tensions", "two passages on one subject, one denying what the other says"),
     "answer": ("Answer", "Answers", "an open question, and a passage elsewhere that may answer it"),
-    "analogy": ("Analogy", "Analogies", "one mechanism in two domains"),
+    "analogy": ("Analogy", "Analogies", "one mechanism in different domains of the vault"),
 }
 FOLDER_OF_STATUS = {
     "active": "active", "muted": "active", "discharged": "discharged", "rejected": "rejected",
