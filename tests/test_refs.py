@@ -7,7 +7,7 @@ from conftest import SAMPLE_VAULT
 
 from walker.corpus.resolve import span
 from walker.refs import Ref, note_of, split_subpath
-from walker.site.pages import _dead_refs
+from walker.site.recordpage import dead_refs
 from walker.walk.critic import CriticContext
 from walker.workspace import Workspace
 
@@ -55,7 +55,7 @@ def test_the_critic_check_and_site_agree_on_what_a_ref_opens(ws, ref, alive):
 
     class Record:
         data = {"supporting_refs": [ref]}
-    assert (_dead_refs(Record, ws.corpus) == []) == alive  # the review site
+    assert (dead_refs(Record, ws.corpus) == []) == alive  # the review site
 
 
 def test_only_the_ref_module_splits_refs():

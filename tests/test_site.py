@@ -194,3 +194,16 @@ def test_the_404_page_works_from_file(built):
     page = (site / "404.html").read_text(encoding="utf-8")
     assert not re.search(r'(?:href|src)="/(?!/)', page) and '"base": "."' in page
     assert 'href="./index.html"' in page
+
+
+def test_a_reviewers_notes_show_on_the_hypothesis_page(tmp_path):
+    """What a reviewer writes under ## Reviewer notes in Obsidian appears on the page, links working."""
+    vault = walked_copy(tmp_path, walks=1)
+    (record,) = (vault / "walks" / "active").glob("hyp-*.md")
+    record.write_text(record.read_text(encoding="utf-8").rstrip() + "\n\nCompare with [[Levain Build]] before "
+                      "deciding; <b>not</b> markup.\n", encoding="utf-8")
+    assert "## Reviewer notes" in record.read_text(encoding="utf-8")
+    build_site(vault, tmp_path / "site")
+    page = (tmp_path / "site" / "hypotheses" / f"{record.stem}.html").read_text(encoding="utf-8")
+    assert "Compare with" in page and "before deciding" in page and "<b>not</b>" not in page
+    assert re.search(r'<a href="[^"]*Levain', page)

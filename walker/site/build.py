@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from walker.errors import WalkerError
-from walker.site.pages import inert
+from walker.site.markup import inert
 
 EXTENSIONS: list[Any] = [
     {"toc": {"permalink": True}},

@@ -9,9 +9,7 @@ sanitises again (site/markdown_ext.py).
 
 from __future__ import annotations
 
-import html
 import re
-import shlex
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
@@ -20,31 +18,22 @@ from pathlib import Path
 from typing import Any
 
 from walker.corpus import Corpus, load_corpus
-from walker.corpus.parse import split_frontmatter
-from walker.corpus.resolve import span
-from walker.corpus.text import Paragraph, read_paragraphs
+from walker.corpus.text import Paragraph
 from walker.pool.records import (
     KIND_WORDS,
-    REVIEWER_HEADING,
     STATUSES,
     confidence_rank,
     validate,
 )
 from walker.pool.store import POOL, PoolStore, StoredRecord
-from walker.refs import Ref, note_of
+from walker.refs import note_of
 from walker.site.links import (
-    BLOCK_ID_AT_END,
-    WIKILINK,
     SiteLinks,
-    _outside_code,
-    block_anchor,
 )
-from walker.site.obsidian import as_obsidian_shows
+from walker.site.markup import STATUS_TITLES, as_cell, as_text, keep_markup, shorten
+from walker.site.notepage import cited_notes, embedded_files, inline_block_ids, note_page, plain_file
+from walker.site.recordpage import dead_refs, note_title, record_page
 
-STATUS_TITLES = {
-    "active": "Active", "muted": "Muted", "discharged": "Discharged", "rejected": "Rejected",
-    "archived": "Archived", "superseded": "Superseded", "rejected-but-noteworthy": "Noteworthy",
-}
 NAV_REPORTS = 12
 
 
@@ -84,23 +73,23 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
     store.check_folders()  # walks/ must be the vault's own folder, not a link to somewhere else
     records = store.records()
     runs = store.runs()
-    reports = sorted((p for p in (root / POOL / "reports").glob("*.md") if _plain_file(p)),
+    reports = sorted((p for p in (root / POOL / "reports").glob("*.md") if plain_file(p)),
                      key=lambda p: p.stem, reverse=True)
 
     mapping: dict[str, str] = {}
     for report in reports:
         mapping[f"{POOL}/reports/{report.name}"] = f"reports/{report.name}"
         picture = report.with_suffix(".svg")
-        if _plain_file(picture):
+        if plain_file(picture):
             mapping[f"{POOL}/reports/{picture.name}"] = f"reports/{picture.name}"
     for record in records:
         mapping[f"{POOL}/{record.folder}/{record.path.name}"] = f"hypotheses/{record.path.name}"
 
-    cited = _cited_notes(corpus, root, reports, records)
-    inline_blocks = {path: _inline_block_ids(root / path) for path in cited}
+    cited = cited_notes(corpus, root, reports, records)
+    inline_blocks = {path: inline_block_ids(root / path) for path in cited}
     for path in cited:
         mapping[path] = f"notes/{path}"
-    embedded = _embedded_files(corpus, root, cited)
+    embedded = embedded_files(corpus, root, cited)
     for path in embedded:
         mapping[path] = f"notes/{path}"
     links = SiteLinks(corpus, name, mapping, inline_blocks)
@@ -116,10 +105,11 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
         site.pages.append(SitePage(page, links.convert(text, f"{POOL}/reports/{report.name}", page),
                                    in_nav=report in reports[:NAV_REPORTS], source=f"{POOL}/reports/{report.name}"))
     site.pages.append(SitePage("hypotheses/index.md", _hypotheses_index(records, ages)))
+    read: dict[str, list[Paragraph]] = {}  # cited notes' paragraphs, read once in this build
     for record in records:
         page = f"hypotheses/{record.path.name}"
         source = f"{POOL}/{record.folder}/{record.path.name}"
-        site.pages.append(SitePage(page, _record_page(record, source, page, ages, corpus, links, root), False, source))
+        site.pages.append(SitePage(page, record_page(record, source, page, ages, corpus, links, root, read), False, source))
     site.pages.append(SitePage("review.md", _review_queue(queue)))
     site.pages.append(SitePage("log.md", _log(root, links)))
     citing: dict[str, list[StoredRecord]] = {}
@@ -128,9 +118,9 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
             citing.setdefault(path, []).append(record)
     for path in cited:
         page = f"notes/{path}"
-        site.pages.append(SitePage(page, _note_page(root, path, page, corpus, links, citing.get(path, [])), False, path))
+        site.pages.append(SitePage(page, note_page(root, path, page, corpus, links, citing.get(path, [])), False, path))
     site.assets += [SiteAsset(f"reports/{p.with_suffix('.svg').name}", p.with_suffix(".svg"))
-                    for p in reports if _plain_file(p.with_suffix(".svg"))]
+                    for p in reports if plain_file(p.with_suffix(".svg"))]
     site.assets += [SiteAsset(f"notes/{path}", root / path) for path in embedded]
     site.nav = [
         {"Home": "index.md"},
@@ -150,9 +140,9 @@ def _dashboard(name: str, records: list[StoredRecord], reports: list[Path], runs
                corpus: Corpus, queue: list[Waiting]) -> str:
     counts = Counter(str(r.data.get("status")) for r in records)
     invalid = [r for r in records if validate(r.data)]
-    broken = [r for r in records if r.folder == "active" and _dead_refs(r, corpus)]
+    broken = [r for r in records if r.folder == "active" and dead_refs(r, corpus)]
     by_walk = {str(run.get("walk_id")): run for run in runs}
-    lines = [f"# Walks in {_text(name)}", ""]
+    lines = [f"# Walks in {as_text(name)}", ""]
     decided = sum(1 for w in queue if w.decided)
     if queue:
         new = sum(1 for w in queue if w.new)
@@ -174,14 +164,14 @@ def _dashboard(name: str, records: list[StoredRecord], reports: list[Path], runs
         seed = (run.get("seed") or {})
         kept = len(run.get("hypotheses") or [])
         considered = len((run.get("phases") or {}).get("roam") or [])
-        title = _note_title(str(seed.get("path", report.stem)))
-        lines.append(f"- [{_day(report.stem)}: from {_text(title)}](reports/{report.name}) · kept {kept} of "
-                     f"{considered} · *{_text(str(seed.get('proposition', ''))[:140])}*")
+        title = note_title(str(seed.get("path", report.stem)))
+        lines.append(f"- [{_day(report.stem)}: from {as_text(title)}](reports/{report.name}) · kept {kept} of "
+                     f"{considered} · *{as_text(str(seed.get('proposition', ''))[:140])}*")
     lines += ["", "## Schedule", "", _schedule_text(runs, Path(corpus.root)), "", "## Pool health", ""]
     health = [f"{len(records)} records, {len(invalid)} with schema problems, "
               f"{len(broken)} active with refs that no longer resolve."]
-    health += [f"- [{r.id}](hypotheses/{r.path.name}): {_text('; '.join(validate(r.data)))}" for r in invalid]
-    health += [f"- [{r.id}](hypotheses/{r.path.name}): refs gone: {_text(', '.join(_dead_refs(r, corpus)))}" for r in broken]
+    health += [f"- [{r.id}](hypotheses/{r.path.name}): {as_text('; '.join(validate(r.data)))}" for r in invalid]
+    health += [f"- [{r.id}](hypotheses/{r.path.name}): refs gone: {as_text(', '.join(dead_refs(r, corpus)))}" for r in broken]
     lines += health
     return "\n".join(lines) + "\n"
 
@@ -191,14 +181,14 @@ def _schedule_text(runs: list[dict[str, Any]], vault: Path) -> str:
 
     timer = next_run(make_units(vault, "weekly", walker="walker"))
     if timer:
-        return f"The weekly timer is installed; systemd will next start it at {_text(timer)}."
+        return f"The weekly timer is installed; systemd will next start it at {as_text(timer)}."
     if not runs:
         return "No walk has run yet, and no timer is installed (`walker schedule install`)."
     last = str(runs[-1].get("started", ""))[:10]
     try:
         due = date.fromordinal(date.fromisoformat(last).toordinal() + 7).isoformat()
     except ValueError:
-        return f"Last walk: {_text(last)}."
+        return f"Last walk: {as_text(last)}."
     return (f"Last walk: {last}. No timer is installed here (`walker schedule install`); a weekly run "
             f"would next be due around {due}.")
 
@@ -210,8 +200,8 @@ def _reports_index(reports: list[Path], runs: list[dict[str, Any]]) -> str:
     for report in reports:
         run = by_walk.get(report.stem, {})
         seed = run.get("seed") or {}
-        lines.append(f"| [{report.stem}]({report.name}) | {_cell(_note_title(str(seed.get('path', ''))))} | "
-                     f"{_cell(str(seed.get('source', '')))} | {len(run.get('hypotheses') or [])} |")
+        lines.append(f"| [{report.stem}]({report.name}) | {as_cell(note_title(str(seed.get('path', ''))))} | "
+                     f"{as_cell(str(seed.get('source', '')))} | {len(run.get('hypotheses') or [])} |")
     return "\n".join(lines) + "\n"
 
 
@@ -226,141 +216,14 @@ def _hypotheses_index(records: list[StoredRecord], ages: dict[str, int]) -> str:
         lines += [f"## {STATUS_TITLES[status]}", "", "| Id | Hypothesis | Kind | Confidence | Impact | Age |",
                   "|---|---|---|---|---|--:|"]
         for r in (r for r in records if r.data.get("status") == status):
-            title = _text(str(r.data.get("title") or r.id))
+            title = as_text(str(r.data.get("title") or r.id))
             lines.append(f"| [{r.id.removeprefix('hyp-')}]({r.path.name}) | **{title}**: "
-                         f"{_cell(_short(str(r.data.get('claim', '')), 200))} | "
-                         f"{_cell(_kind_label(r) if r.data.get('kind') else '–')} | "
-                         f"{_cell(str(r.data.get('confidence') or '–'))} | {_cell(str(r.data.get('impact') or '–'))} | "
+                         f"{as_cell(shorten(str(r.data.get('claim', '')), 200))} | "
+                         f"{as_cell(_kind_label(r) if r.data.get('kind') else '–')} | "
+                         f"{as_cell(str(r.data.get('confidence') or '–'))} | {as_cell(str(r.data.get('impact') or '–'))} | "
                          f"{ages.get(str(r.data.get('walk')), 0)} |")
         lines.append("")
     return "\n".join(lines)
-
-
-def _record_page(record: StoredRecord, source: str, page: str, ages: dict[str, int], corpus: Corpus,
-                 links: SiteLinks, vault: Path) -> str:
-    data = record.data
-    title = data.get("title") or record.id
-    kind = str(data.get("kind") or "")
-    about = [f"**{_text(KIND_WORDS[kind][0])}**: {_text(KIND_WORDS[kind][2])}"] if kind in KIND_WORDS else []
-    lines = [f"# {_text(str(title))}", "",
-             " · ".join([*about, f"status **{_text(STATUS_TITLES.get(str(data.get('status')), str(data.get('status'))).lower())}**",
-                         f"[Open the record in Obsidian]({links.obsidian_url(source)})", _code(record.id)]), ""]
-    conclusion = data.get("conclusion")
-    if conclusion:
-        lines += [f"**Confirmed** on {_text(str(data.get('discharged', '')))}: the conclusion note is "
-                  f"{links.convert(str(conclusion), source, page)} "
-                  f"{_code(str(data['conclusion_id'])) + ' ' if data.get('conclusion_id') else ''}"
-                  f"(source: {_text(str(data.get('discharge_source', '')))}).", ""]
-    for key, label in (("rejection_evidence", "Rejected"), ("archive_reason", "Archived"), ("superseded_by", "Superseded by")):
-        if data.get(key) and data.get("status") != "rejected-but-noteworthy":
-            lines += [f"**{label}**: {_text(str(data[key]))}", ""]
-    lines += ["> " + _text(str(data.get("claim", ""))).replace("\n", "\n> "), ""]
-    lines += ["## Evidence", ""]
-    quotes = re.findall(r"“([^”]{12,})”", str(data.get("claim", "")))
-    thread = [str(t) for t in data.get("thread") or [] if len(str(t)) >= 3][:6]
-    for ref in data.get("supporting_refs") or []:
-        lines += _evidence(str(ref), page, corpus, links, quotes, thread)
-    folded: list[str] = []
-    if data.get("status") == "rejected-but-noteworthy":
-        lines += ["## Why the critic rejected it", "", _text(str(data.get("rejection_reason", ""))), "",
-                  "## Why it is worth a look", "", _text(str(data.get("flagged_value_reason", ""))), ""]
-    else:
-        def listed(key: str) -> list[str]:
-            value = data.get(key)
-            return [f"- {_text(str(v))}" for v in value] if isinstance(value, list) else [_text(str(value or "–"))]
-
-        for key, label in (("why_it_matters", "Why it may matter"), ("disconfirm_if", "Wrong if")):
-            if data.get(key):
-                lines += [f"## {label}", "", *listed(key), ""]
-        # What the engine wrote for the surfacing gate and its scores: folded, a reviewer rarely needs it.
-        details = ["**Applies when**", "", *listed("applies_when"), "", "**Never when**", "", *listed("never_applies_when"),
-                  "", f"**Confidence** {_text(str(data.get('confidence')))}, **impact** {_text(str(data.get('impact')))}: "
-                  f"{_text(str(data.get('impact_reason', '')))}", "",
-                  f"Age: {ages.get(str(data.get('walk')), 0)} walks; expires after {data.get('expires_after_walks')}."]
-        folded = ['??? info "When it applies, and how sure walker is"', "",
-                  *(f"    {line}" if line else "" for line in details), ""]
-    if record.folder in ("active", "noteworthy"):
-        lines += _decide(record, source, vault, links)  # after the evidence and what would prove it wrong
-    lines += folded
-    lines += ["## Reviewer notes", "", _reviewer_notes(record, source, page, links), ""]
-    if data.get("walk"):
-        walk_page = links.pages.get(f"{POOL}/reports/{data['walk']}.md")
-        if walk_page:
-            lines.append(f"From the walk of [{_text(str(data['walk']))}]({links.relative(page, walk_page)}).")
-    return "\n".join(lines) + "\n"
-
-
-def _decide(record: StoredRecord, source: str, vault: Path, links: SiteLinks) -> list[str]:
-    """The decide box: each choice with its exact command, and the properties that do the same in Obsidian."""
-    where = shlex.quote(str(vault.resolve()))  # a hand-edited id or an odd folder name must stay one word
-
-    def command(action: str, *options: str) -> str:
-        return " \\\n    ".join([f"walker {action} {shlex.quote(record.id)} {where}", *options])
-
-    open_record = f"[open the record in Obsidian]({links.obsidian_url(source)})"
-    if record.folder == "noteworthy":
-        decided = str(record.data.get("human_review_outcome") or "")
-        return ["## Decide", "",
-                f"Your decision so far: **{_text(decided) if decided else 'none'}**. In Obsidian, {open_record} and set "
-                "the property **human_review_outcome** to one of:", "",
-                "- `rewrite`: walk again from this claim; if the new walk keeps something, this entry is archived;",
-                "- `archive`: retire it without a verdict;",
-                "- `leave`: keep it here as it is.", "",
-                "`walker review` (run by the weekly timer) applies it. To archive it now, in a terminal:", "",
-                _command_block(command("archive")), ""]
-    decided = str(record.data.get("review") or "")
-    return ["## Decide", "",
-            *([f"You decided **{_text(decided)}** in Obsidian; `walker review` (run by the weekly timer) applies it.", ""]
-              if decided else []),
-            "**It holds.** A new note is written to your inbox, in your words, and the hypothesis is retired as "
-            "confirmed:", "",
-            _command_block(command("discharge", '--source "what shows it holds"', '--statement "the fact, in your words"')), "",
-            "**It is wrong.** The hypothesis is retired as rejected, and walks will not propose it again:", "",
-            _command_block(command("reject", '--evidence "what shows it is wrong"')), "",
-            "**Not now.** Mute keeps it here but never brings it up on its own; archive retires it without a verdict:", "",
-            _command_block(command("mute")), "", _command_block(command("archive")), "",
-            f"**Or decide in Obsidian**: {open_record} and set its properties, then `walker review` applies them.", "",
-            "| to | set |", "|---|---|",
-            "| confirm | `review: confirm`, `review_source: …` (what shows it holds), `review_statement: …` (the fact) |",
-            "| reject | `review: reject`, `review_evidence: …` (what shows it is wrong) |", ""]
-
-
-def _command_block(command: str) -> str:
-    fence = "`" * max(3, max((len(run) for run in re.findall(r"`+", command)), default=0) + 1)
-    return f"{fence} sh\n{command}\n{fence}"
-
-
-def _reviewer_notes(record: StoredRecord, source: str, page: str, links: SiteLinks) -> str:
-    """What reviewers wrote under the record's Reviewer notes heading, shown as Obsidian shows it."""
-    at = record.body.find(REVIEWER_HEADING)
-    notes = record.body[at + len(REVIEWER_HEADING):].strip() if at >= 0 else ""
-    if not notes:
-        return ("None yet. Write yours under **Reviewer notes** at the end of the record, in Obsidian: "
-                "walker never rewrites them.")
-    return links.convert(as_obsidian_shows(notes, titled=True), source, page)
-
-
-def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks, quotes: list[str],
-              thread: list[str]) -> list[str]:
-    """A cited passage: a link to it, and its excerpt with the sentence the claim quotes marked and the
-    words the two passages share (the thread) in bold."""
-    parsed = Ref.parse(ref)
-    title, anchor = _note_title(parsed.path), parsed.anchor
-    suffix = f" › {anchor.lstrip('^')}" if anchor and anchor.lower() != title.lower() else ""
-    target = f"#{anchor}" if anchor and parsed.lines is None else ""
-    shown = links.convert(f"[[{parsed.path.removesuffix('.md')}{target}|{title}{suffix}]]", POOL + "/x.md", page)
-    whole = _excerpt(corpus, ref)
-    quoted = next((q for q in quotes if q in whole), "")
-    excerpt = _text(_window(whole, around=quoted))
-    if quoted and _text(quoted) in excerpt:
-        excerpt = excerpt.replace(_text(quoted), f"=={_text(quoted)}==", 1)
-    for word in thread:
-        excerpt = re.sub(rf"(?<![\w*])({re.escape(_text(word))}(?:s|es|d|ed|ing)?)(?![\w*])", r"**\1**", excerpt,
-                         flags=re.IGNORECASE)
-    lines = [f"- {shown}", "    {: .walker-passage }"]
-    if excerpt:
-        lines += ["", "    > " + excerpt, ""]
-    return lines
 
 
 @dataclass(frozen=True)
@@ -412,10 +275,10 @@ def _review_queue(queue: list[Waiting]) -> str:
             badges.append("muted")
         flags = (["*new this week*{: .walker-badge }"] if w.new else [])
         flags += ["*expires soon*{: .walker-badge .walker-badge--soon }"] if w.walks_left is not None and w.walks_left <= 2 else []
-        flags += [f"*decided in Obsidian: {_text(w.decided)}, not yet applied*{{: .walker-badge .walker-badge--done }}"] if w.decided else []
-        lines += [f"### [{_text(str(r.data.get('title') or r.id))}](hypotheses/{r.path.name})", "",
-                  " · ".join([_text(b) for b in badges] + flags), "",
-                  "> " + _text(_short(str(r.data.get("claim", "")), 320)), ""]
+        flags += [f"*decided in Obsidian: {as_text(w.decided)}, not yet applied*{{: .walker-badge .walker-badge--done }}"] if w.decided else []
+        lines += [f"### [{as_text(str(r.data.get('title') or r.id))}](hypotheses/{r.path.name})", "",
+                  " · ".join([as_text(b) for b in badges] + flags), "",
+                  "> " + as_text(shorten(str(r.data.get("claim", "")), 320)), ""]
     return "\n".join(lines)
 
 
@@ -439,207 +302,13 @@ def _kind_label(record: StoredRecord) -> str:
 
 def _log(root: Path, links: SiteLinks) -> str:
     path = root / POOL / "log.md"
-    if not _plain_file(path):
+    if not plain_file(path):
         return "# Log\n\nNo walk has run yet.\n"
     text = path.read_text(encoding="utf-8")
     blocks = re.split(r"\n(?=## )", text)
     events = [b for b in blocks[1:] if b.strip()]
     body = "\n\n".join(reversed(events))
-    return "# Log\n\nEvery walk event, newest first.\n\n" + links.convert(_text_keep_markup(body), f"{POOL}/log.md", "log.md") + "\n"
-
-
-def _note_page(root: Path, path: str, page: str, corpus: Corpus, links: SiteLinks,
-               citing: list[StoredRecord]) -> str:
-    note = corpus.notes[path]
-    try:
-        text = (root / path).read_text(encoding="utf-8", errors="replace").replace("\r\n", "\n")
-    except OSError:
-        text = ""
-    _, body, _ = split_frontmatter(text)
-    body, cut = _cut_long(body)
-    body, capped = _cap_nesting(body)
-    # The note's own H1 stays its title; a note without one gets its file name. Either way, one H1.
-    heading, _, rest = body.lstrip().partition("\n") if re.match(r"\s*# ", body) else ("", "", body)
-    body = "\n".join(filter(None, [heading, as_obsidian_shows(rest, titled=True)]))
-    body = _outside_code(body, _block_id_to_attribute)
-    body = re.sub(r"(?m)^\^[A-Za-z0-9-]+[ \t]*$", "", body)  # a standalone id under a table: no anchor possible
-    body = _defuse_brackets(links.convert(body, path, page))
-    opener = f"[Open in Obsidian]({links.obsidian_url(path)}) · {_code(path)}"
-    if citing:
-        opener += "\n\nCited by " + ", ".join(
-            f"[{_text(str(r.data.get('title') or r.id))}]({links.relative(page, f'hypotheses/{r.path.name}')})"
-            f" ({_text(STATUS_TITLES.get(str(r.data.get('status')), str(r.data.get('status'))).lower())})"
-            for r in citing) + "."
-    if cut:
-        opener += (f"\n\n!!! note \"Shortened\"\n    This note is long: the page shows its first {cut}. "
-                   "Open it in Obsidian to read the rest.")
-    if capped:
-        opener += (f"\n\n!!! warning \"Flattened\"\n    {capped} lines nest lists or quotes deeper than {MAX_NESTING} "
-                   "levels; they are shown at that depth. Obsidian shows the note as written.")
-    title, _, rest = body.partition("\n") if heading else (f"# {_text(note.title)}", "", body)
-    return f"{title}\n\n{opener}\n\n{rest}\n"
-
-
-# --- helpers -------------------------------------------------------------------------
-
-PAGE_LINES = 3000  # a cited note's page shows at most this many lines...
-PAGE_CHARS = 200_000  # ...and characters: Python-Markdown slows down sharply on larger pages
-UNCLOSED_BRACKETS = 32  # more unclosed "[" than this in a note are defused before rendering
-MAX_NESTING = 16  # Python-Markdown recurses per level: a note nested a thousand deep would stop the build
-_CONTAINER = re.compile(r"[ \t]*(?:>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))")
-
-
-def _cut_long(body: str) -> tuple[str, str]:
-    """A cited note longer than a page can render in reasonable time is cut at a line break; returns
-    the text and what was kept ("" when nothing was cut)."""
-    if len(body) <= PAGE_CHARS and body.count("\n") < PAGE_LINES:
-        return body, ""
-    lines = body[:PAGE_CHARS].split("\n")[:PAGE_LINES]
-    if len(lines) > 1:
-        lines = lines[:-1]  # the last one may be cut mid-line
-    kept = "\n".join(lines)
-    if kept.count("```") % 2:
-        kept += "\n```"  # close a code block the cut left open
-    return kept, f"{len(lines):,} lines"
-
-
-def _defuse_brackets(body: str) -> str:
-    """Brackets that never close are shown as look-alikes (［ and （) when there are many of them.
-    Python-Markdown scans from every ``[`` or ``](`` to its partner, so a note of ten thousand unclosed
-    ``[[`` would take hours to render, and an escape per bracket costs it nearly as much; balanced
-    brackets (every link) stay as they are."""
-    for opener, closer, lookalike in (("[", "]", "［"), ("(", ")", "（")):
-        if body.count(opener) - body.count(closer) < UNCLOSED_BRACKETS:
-            continue
-        unclosed: list[int] = []
-        for at, char in enumerate(body):
-            if char == opener and (at == 0 or body[at - 1] != "\\"):
-                unclosed.append(at)
-            elif char == closer and unclosed:
-                unclosed.pop()
-        if len(unclosed) >= UNCLOSED_BRACKETS:
-            pieces, start = [], 0
-            for at in unclosed:
-                pieces += [body[start:at], lookalike]
-                start = at + 1
-            body = "".join(pieces) + body[start:]
-    return body
-
-
-def _cap_nesting(body: str) -> tuple[str, int]:
-    """Lists and quotes nested deeper than MAX_NESTING are shown at that depth. Returns the text and
-    how many lines were flattened."""
-    capped = 0
-    lines = body.split("\n")
-    for number, line in enumerate(lines):
-        if len(line) - len(line.lstrip()) <= 4 * MAX_NESTING and line.count(">") + line.count("-") < MAX_NESTING:
-            continue  # the common case, decided without a regex
-        markers: list[str] = []
-        at = 0
-        while match := _CONTAINER.match(line, at):
-            markers.append(match.group(0).strip())
-            at = match.end()
-        indent = len(line) - len(line.lstrip(" \t"))
-        if len(markers) > MAX_NESTING or indent > 4 * MAX_NESTING:
-            kept = " ".join(markers[:MAX_NESTING])
-            lines[number] = " " * min(indent, 4 * MAX_NESTING) + kept + " " + line[at:].lstrip()
-            capped += 1
-    return "\n".join(lines), capped
-
-
-
-def _block_id_to_attribute(line: str) -> str:
-    """``text ^id`` -> the same text with an attr_list id (a heading inline, a block on the line after)."""
-    match = BLOCK_ID_AT_END.search(line)
-    if not match:
-        return line
-    attribute = "{: #" + block_anchor(match.group(1)) + " }"
-    text = line[: match.start()].rstrip()
-    if text.lstrip().startswith("#"):
-        return f"{text} {attribute}"
-    indent = re.match(r"\s*(?:>\s*)*(?:[-*+]\s+|\d+[.)]\s+)?", line).group(0)  # type: ignore[union-attr]
-    return f"{text}\n{' ' * len(indent) if not indent.strip().startswith('>') else indent}{attribute}"
-
-
-def _cited_notes(corpus: Corpus, root: Path, reports: list[Path], records: list[StoredRecord]) -> list[str]:
-    """Corpus notes that a report or a record links to or cites."""
-    links = SiteLinks(corpus, "", {}, {})
-    found: set[str] = set()
-    texts = [(f"{POOL}/reports/{p.name}", p.read_text(encoding="utf-8")) for p in reports]
-    texts += [(f"{POOL}/{r.folder}/{r.path.name}", r.body) for r in records]
-    for source, text in texts:
-        for match in WIKILINK.finditer(text):
-            target = match.group(2).replace("\\|", "|").split("|")[0].split("#")[0].strip()
-            resolved = links.resolver.resolve(target, source).path
-            if resolved in corpus.notes:
-                found.add(resolved)
-    for record in records:
-        for ref in record.data.get("supporting_refs") or []:
-            path = note_of(ref)
-            if path in corpus.notes:
-                found.add(path)
-    return sorted(found)
-
-
-def _embedded_files(corpus: Corpus, root: Path, cited: list[str]) -> list[str]:
-    """Pictures embedded in cited notes, copied so the notes render in place."""
-    wanted = {link.resolved for link in corpus.links
-              if link.source in cited and link.kind == "embed" and link.resolved
-              and not link.resolved.endswith(".md") and (root / link.resolved).is_file()
-              and (root / link.resolved).resolve().is_relative_to(root.resolve())}
-    return sorted(p for p in wanted if p.rsplit(".", 1)[-1].lower() in {"png", "jpg", "jpeg", "gif", "svg", "webp", "avif", "bmp"})
-
-
-def _inline_block_ids(path: Path) -> set[str]:
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return set()
-    found: set[str] = set()
-
-    def collect(line: str) -> str:
-        found.update(m.group(1).lower() for m in BLOCK_ID_AT_END.finditer(line))
-        return line
-
-    _outside_code(text, collect)
-    return found
-
-
-_PARAGRAPHS: dict[tuple[str, str], list[Paragraph]] = {}
-
-
-def _excerpt(corpus: Corpus, ref: str) -> str:
-    """The cited passage in the note's own words, whole: the block, the heading's section, or the lines."""
-    parsed = Ref.parse(ref)
-    note = corpus.notes.get(parsed.path)
-    lines = span(parsed, note) if note is not None else None
-    if note is None or lines is None:
-        return ""
-    first, last = lines
-    path = parsed.path
-    key = (corpus.root, path)
-    if key not in _PARAGRAPHS:
-        _PARAGRAPHS[key] = read_paragraphs(corpus.root, note)
-    return " ".join(" ".join(p.text for p in _PARAGRAPHS[key] if first <= p.line <= last).split())
-
-
-def _window(text: str, limit: int = 400, around: str = "") -> str:
-    """At most ``limit`` characters of a passage; when it is longer, the part around the sentence ``around``."""
-    at = text.find(around) if around else -1
-    if at > 0 and len(text) > limit and at + len(around) > limit - 1:
-        start = max(0, min(at - (limit - len(around)) // 2, len(text) - limit + 1))
-        return "…" + _short(text[start:].lstrip(), limit - 1)
-    return _short(text, limit)
-
-
-def _dead_refs(record: StoredRecord, corpus: Corpus) -> list[str]:
-    dead = []
-    for ref in record.data.get("supporting_refs") or []:
-        parsed = Ref.parse(ref)
-        note = corpus.notes.get(parsed.path)
-        if note is None or span(parsed, note) is None:
-            dead.append(str(ref))
-    return dead
+    return "# Log\n\nEvery walk event, newest first.\n\n" + links.convert(keep_markup(body), f"{POOL}/log.md", "log.md") + "\n"
 
 
 def _ages(runs: list[dict[str, Any]]) -> dict[str, int]:
@@ -652,10 +321,6 @@ def _status_anchor(status: str) -> str:
     return STATUS_TITLES[status].lower()
 
 
-def _note_title(path: str) -> str:
-    return path.rsplit("/", 1)[-1].removesuffix(".md")
-
-
 def _day(walk_id: str) -> str:
     try:
         return date.fromisoformat(walk_id[:10]).strftime("%-d %B %Y") + f" (#{int(walk_id[11:])})"
@@ -663,39 +328,3 @@ def _day(walk_id: str) -> str:
         return walk_id
 
 
-def _plain_file(path: Path) -> bool:
-    """A file of walker's under walks/: never a symlink, which could lead anywhere."""
-    return path.is_file() and not path.is_symlink()
-
-
-def inert(title: str) -> str:
-    """A title as plain characters that no HTML context reads as markup (the theme prints titles
-    escaped in some places and raw in others, so escaping once would show ``&lt;`` in the rest)."""
-    return title.translate(_LOOKALIKES)
-
-
-_LOOKALIKES = str.maketrans({"<": "‹", ">": "›", '"': "”", "`": "ˋ"})
-
-
-def _text(value: str) -> str:
-    """Untrusted text as inert Markdown: HTML escaped, link and emphasis syntax neutralised."""
-    escaped = html.escape(value, quote=False)
-    return re.sub(r"([\\`*_\[\]<>|{}])", r"\\\1", escaped)
-
-
-def _code(value: str) -> str:
-    """Untrusted text as a code span: Markdown escapes its content once, so "&" shows as "&"."""
-    return f"`` {value.replace('`', 'ˋ').replace(chr(10), ' ')} ``"
-
-
-def _text_keep_markup(value: str) -> str:
-    return html.escape(value, quote=False)
-
-
-def _cell(value: str) -> str:
-    return _text(value).replace("\n", " ")
-
-
-def _short(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

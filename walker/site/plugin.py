@@ -20,7 +20,8 @@ from mkdocs.structure.pages import Page
 
 from walker.site.links import obsidian_url
 from walker.site.markdown_ext import SafeHtmlExtension
-from walker.site.pages import Site, generate_site, inert
+from walker.site.markup import inert
+from walker.site.pages import Site, generate_site
 from walker.site.svg import sanitize_svg
 
 FORBIDDEN_EXTENSIONS = ("pymdownx.snippets", "pymdownx.b64")

@@ -1,0 +1,184 @@
+"""The page of one hypothesis or noteworthy entry: the claim, each cited passage in the note's own words
+with the quoted sentence marked and the shared words in bold, and the decide box with exact commands."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+from walker.corpus import Corpus
+from walker.corpus.resolve import span
+from walker.corpus.text import Paragraph, read_paragraphs
+from walker.pool.records import KIND_WORDS, REVIEWER_HEADING
+from walker.pool.store import POOL, StoredRecord
+from walker.refs import Ref
+from walker.site.links import SiteLinks
+from walker.site.markup import STATUS_TITLES, as_code, as_text, shorten
+from walker.site.obsidian import as_obsidian_shows
+
+
+def record_page(record: StoredRecord, source: str, page: str, ages: dict[str, int], corpus: Corpus,
+                links: SiteLinks, vault: Path, read: dict[str, list[Paragraph]]) -> str:
+    """One hypothesis or noteworthy entry: its claim, the passages side by side, and how to decide.
+    ``read``: the paragraphs of cited notes already read in this build."""
+    data = record.data
+    title = data.get("title") or record.id
+    kind = str(data.get("kind") or "")
+    about = [f"**{as_text(KIND_WORDS[kind][0])}**: {as_text(KIND_WORDS[kind][2])}"] if kind in KIND_WORDS else []
+    lines = [f"# {as_text(str(title))}", "",
+             " · ".join([*about, f"status **{as_text(STATUS_TITLES.get(str(data.get('status')), str(data.get('status'))).lower())}**",
+                         f"[Open the record in Obsidian]({links.obsidian_url(source)})", as_code(record.id)]), ""]
+    conclusion = data.get("conclusion")
+    if conclusion:
+        lines += [f"**Confirmed** on {as_text(str(data.get('discharged', '')))}: the conclusion note is "
+                  f"{links.convert(str(conclusion), source, page)} "
+                  f"{as_code(str(data['conclusion_id'])) + ' ' if data.get('conclusion_id') else ''}"
+                  f"(source: {as_text(str(data.get('discharge_source', '')))}).", ""]
+    for key, label in (("rejection_evidence", "Rejected"), ("archive_reason", "Archived"), ("superseded_by", "Superseded by")):
+        if data.get(key) and data.get("status") != "rejected-but-noteworthy":
+            lines += [f"**{label}**: {as_text(str(data[key]))}", ""]
+    lines += ["> " + as_text(str(data.get("claim", ""))).replace("\n", "\n> "), ""]
+    lines += ["## Evidence", ""]
+    quotes = re.findall(r"“([^”]{12,})”", str(data.get("claim", "")))
+    thread = [str(t) for t in data.get("thread") or [] if len(str(t)) >= 3][:6]
+    for ref in data.get("supporting_refs") or []:
+        lines += _evidence(str(ref), page, corpus, links, quotes, thread, read)
+    folded: list[str] = []
+    if data.get("status") == "rejected-but-noteworthy":
+        lines += ["## Why the critic rejected it", "", as_text(str(data.get("rejection_reason", ""))), "",
+                  "## Why it is worth a look", "", as_text(str(data.get("flagged_value_reason", ""))), ""]
+    else:
+        def listed(key: str) -> list[str]:
+            value = data.get(key)
+            return [f"- {as_text(str(v))}" for v in value] if isinstance(value, list) else [as_text(str(value or "–"))]
+
+        for key, label in (("why_it_matters", "Why it may matter"), ("disconfirm_if", "Wrong if")):
+            if data.get(key):
+                lines += [f"## {label}", "", *listed(key), ""]
+        # What the engine wrote for the surfacing gate and its scores: folded, a reviewer rarely needs it.
+        details = ["**Applies when**", "", *listed("applies_when"), "", "**Never when**", "", *listed("never_applies_when"),
+                  "", f"**Confidence** {as_text(str(data.get('confidence')))}, **impact** {as_text(str(data.get('impact')))}: "
+                  f"{as_text(str(data.get('impact_reason', '')))}", "",
+                  f"Age: {ages.get(str(data.get('walk')), 0)} walks; expires after {data.get('expires_after_walks')}."]
+        folded = ['??? info "When it applies, and how sure walker is"', "",
+                  *(f"    {line}" if line else "" for line in details), ""]
+    if record.folder in ("active", "noteworthy"):
+        lines += _decide(record, source, vault, links)  # after the evidence and what would prove it wrong
+    lines += folded
+    lines += ["## Reviewer notes", "", _reviewer_notes(record, source, page, links), ""]
+    if data.get("walk"):
+        walk_page = links.pages.get(f"{POOL}/reports/{data['walk']}.md")
+        if walk_page:
+            lines.append(f"From the walk of [{as_text(str(data['walk']))}]({links.relative(page, walk_page)}).")
+    return "\n".join(lines) + "\n"
+
+
+def _decide(record: StoredRecord, source: str, vault: Path, links: SiteLinks) -> list[str]:
+    """The decide box: each choice with its exact command, and the properties that do the same in Obsidian."""
+    where = shlex.quote(str(vault.resolve()))  # a hand-edited id or an odd folder name must stay one word
+
+    def command(action: str, *options: str) -> str:
+        return " \\\n    ".join([f"walker {action} {shlex.quote(record.id)} {where}", *options])
+
+    open_record = f"[open the record in Obsidian]({links.obsidian_url(source)})"
+    if record.folder == "noteworthy":
+        decided = str(record.data.get("human_review_outcome") or "")
+        return ["## Decide", "",
+                f"Your decision so far: **{as_text(decided) if decided else 'none'}**. In Obsidian, {open_record} and set "
+                "the property **human_review_outcome** to one of:", "",
+                "- `rewrite`: walk again from this claim; if the new walk keeps something, this entry is archived;",
+                "- `archive`: retire it without a verdict;",
+                "- `leave`: keep it here as it is.", "",
+                "`walker review` (run by the weekly timer) applies it. To archive it now, in a terminal:", "",
+                _command_block(command("archive")), ""]
+    decided = str(record.data.get("review") or "")
+    return ["## Decide", "",
+            *([f"You decided **{as_text(decided)}** in Obsidian; `walker review` (run by the weekly timer) applies it.", ""]
+              if decided else []),
+            "**It holds.** A new note is written to your inbox, in your words, and the hypothesis is retired as "
+            "confirmed:", "",
+            _command_block(command("discharge", '--source "what shows it holds"', '--statement "the fact, in your words"')), "",
+            "**It is wrong.** The hypothesis is retired as rejected, and walks will not propose it again:", "",
+            _command_block(command("reject", '--evidence "what shows it is wrong"')), "",
+            "**Not now.** Mute keeps it here but never brings it up on its own; archive retires it without a verdict:", "",
+            _command_block(command("mute")), "", _command_block(command("archive")), "",
+            f"**Or decide in Obsidian**: {open_record} and set its properties, then `walker review` applies them.", "",
+            "| to | set |", "|---|---|",
+            "| confirm | `review: confirm`, `review_source: …` (what shows it holds), `review_statement: …` (the fact) |",
+            "| reject | `review: reject`, `review_evidence: …` (what shows it is wrong) |", ""]
+
+
+def _command_block(command: str) -> str:
+    fence = "`" * max(3, max((len(run) for run in re.findall(r"`+", command)), default=0) + 1)
+    return f"{fence} sh\n{command}\n{fence}"
+
+
+def _reviewer_notes(record: StoredRecord, source: str, page: str, links: SiteLinks) -> str:
+    """What reviewers wrote under the record's Reviewer notes heading, shown as Obsidian shows it."""
+    at = record.body.find(REVIEWER_HEADING)
+    notes = record.body[at + len(REVIEWER_HEADING):].strip() if at >= 0 else ""
+    if not notes:
+        return ("None yet. Write yours under **Reviewer notes** at the end of the record, in Obsidian: "
+                "walker never rewrites them.")
+    return links.convert(as_obsidian_shows(notes, titled=True), source, page)
+
+
+def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks, quotes: list[str],
+              thread: list[str], read: dict[str, list[Paragraph]]) -> list[str]:
+    """A cited passage: a link to it, and its excerpt with the sentence the claim quotes marked and the
+    words the two passages share (the thread) in bold."""
+    parsed = Ref.parse(ref)
+    title, anchor = note_title(parsed.path), parsed.anchor
+    suffix = f" › {anchor.lstrip('^')}" if anchor and anchor.lower() != title.lower() else ""
+    target = f"#{anchor}" if anchor and parsed.lines is None else ""
+    shown = links.convert(f"[[{parsed.path.removesuffix('.md')}{target}|{title}{suffix}]]", POOL + "/x.md", page)
+    whole = _excerpt(corpus, ref, read)
+    quoted = next((q for q in quotes if q in whole), "")
+    excerpt = as_text(_window(whole, around=quoted))
+    if quoted and as_text(quoted) in excerpt:
+        excerpt = excerpt.replace(as_text(quoted), f"=={as_text(quoted)}==", 1)
+    for word in thread:
+        excerpt = re.sub(rf"(?<![\w*])({re.escape(as_text(word))}(?:s|es|d|ed|ing)?)(?![\w*])", r"**\1**", excerpt,
+                         flags=re.IGNORECASE)
+    lines = [f"- {shown}", "    {: .walker-passage }"]
+    if excerpt:
+        lines += ["", "    > " + excerpt, ""]
+    return lines
+
+
+def _excerpt(corpus: Corpus, ref: str, read: dict[str, list[Paragraph]]) -> str:
+    """The cited passage in the note's own words, whole: the block, the heading's section, or the lines."""
+    parsed = Ref.parse(ref)
+    note = corpus.notes.get(parsed.path)
+    lines = span(parsed, note) if note is not None else None
+    if note is None or lines is None:
+        return ""
+    first, last = lines
+    path = parsed.path
+    if path not in read:  # read once per build: a note cited by many hypotheses is read once
+        read[path] = read_paragraphs(corpus.root, note)
+    return " ".join(" ".join(p.text for p in read[path] if first <= p.line <= last).split())
+
+
+def _window(text: str, limit: int = 400, around: str = "") -> str:
+    """At most ``limit`` characters of a passage; when it is longer, the part around the sentence ``around``."""
+    at = text.find(around) if around else -1
+    if at > 0 and len(text) > limit and at + len(around) > limit - 1:
+        start = max(0, min(at - (limit - len(around)) // 2, len(text) - limit + 1))
+        return "…" + shorten(text[start:].lstrip(), limit - 1)
+    return shorten(text, limit)
+
+
+def dead_refs(record: StoredRecord, corpus: Corpus) -> list[str]:
+    dead = []
+    for ref in record.data.get("supporting_refs") or []:
+        parsed = Ref.parse(ref)
+        note = corpus.notes.get(parsed.path)
+        if note is None or span(parsed, note) is None:
+            dead.append(str(ref))
+    return dead
+
+
+def note_title(path: str) -> str:
+    return path.rsplit("/", 1)[-1].removesuffix(".md")
