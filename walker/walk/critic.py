@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-from wordfreq import zipf_frequency
 
 from walker.corpus.model import Corpus
 from walker.passages import ref_text
 from walker.pool.records import CONFIDENCES, IMPACTS, Candidate
 from walker.refs import note_of
-from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex, stem
+from walker.similarity import TOKEN_PATTERN, TextIndex, stem
+from walker.walk.facts import QUOTED, absent_facts, normal
 from walker.walk.sense import SAME_TOPIC_SIMILARITY, shared_words, thread
 from walker.walk.sensitive import sensitive_inference
 
@@ -124,9 +124,9 @@ def sensitive_attribute(c: Candidate, ctx: CriticContext) -> str | None:
     """A claim, reason or situation that reads a person's health, mind, gender, age, origin, faith,
     sexuality, politics, family role or disability. A quotation of a cited passage is the note's own
     words, not an inference; any other quotation counts: repeating it in a hypothesis spreads it."""
-    haystack = _normal(" ".join(t for t in (ctx.ref_text(r) for r in c.supporting_refs) if t))
+    haystack = normal(" ".join(t for t in (ctx.ref_text(r) for r in c.supporting_refs) if t))
     for text in (c.claim, c.why_it_matters, *c.applies_when, *c.never_applies_when):
-        unquoted = _QUOTED.sub(lambda m: " " if _normal(m.group(1)).rstrip(".") in haystack else m.group(0), text)
+        unquoted = QUOTED.sub(lambda m: " " if normal(m.group(1)).rstrip(".") in haystack else m.group(0), text)
         found = sensitive_inference(unquoted)
         if found:
             return f"infers {found}"
@@ -167,83 +167,14 @@ def _content_stems(text: str) -> set[str]:
     return {stem(w) for w in re.findall(TOKEN_PATTERN, text.lower()) if w not in ENGLISH_STOP_WORDS}
 
 
-_PROTOCOL_TERMS = re.compile(r"\bauto-?walk\b|\bauto-?dream\b|\bcritic gate\b|\bhypothesis pool\b|\bwalker\b",
-                             re.IGNORECASE)
-_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")
-_QUOTED = re.compile(r"[“\"]([^”\"]{3,})[”\"]")
-_WIKILINK = re.compile(r"\[\[([^\]|#]+)")
 
 
 def facts_absent_from_refs(c: Candidate, ctx: CriticContext) -> str | None:
-    """Names, numbers, capitalised terms, quotations and links must all come from the cited passages."""
+    """Names, numbers, capitalised terms, quotations, links, specific words, citations and prior
+    conclusions must all come from the cited passages (``walk.facts``)."""
     texts = [t for t in (ctx.ref_text(r) for r in c.supporting_refs) if t]
-    haystack = _normal(" ".join(texts))
-    titles = {_normal(ctx.corpus.notes[p].title) for p in _ref_paths(c) if p in ctx.corpus.notes}
-    missing: list[str] = []
-    for quote in _QUOTED.findall(c.claim):
-        if _normal(quote).rstrip(".") not in haystack:
-            missing.append(f"“{quote}”")
-    unquoted = _QUOTED.sub(" ", c.claim)
-    for number in _NUMBER.findall(unquoted):
-        if number not in haystack:
-            missing.append(number)
-    for term in _capitalised_terms(unquoted):
-        if term in ("I",) or _normal(term) in haystack or _normal(term) in titles:
-            continue
-        if all(_normal(word) in haystack or _normal(word) in " ".join(titles) for word in term.split()):
-            continue
-        missing.append(term)
-    for target in _WIKILINK.findall(c.claim):
-        if _normal(target.rsplit("/", 1)[-1]) not in titles:
-            missing.append(f"[[{target}]]")
-    protocol = _PROTOCOL_TERMS.findall(c.claim)
-    missing += [p for p in protocol if _normal(p) not in haystack]
-    missing += [t for t in _CITATION.findall(unquoted) if _normal(t) not in haystack]
-    missing += _specific_words(unquoted, haystack, ctx.index)
-    if missing:
-        return f"names what no cited passage says: {', '.join(dict.fromkeys(missing))}"
-    prior = _PRIOR_CONCLUSION.search(unquoted)
-    if prior and not _CONCLUDES.search(haystack):
-        return f"speaks of a conclusion no cited passage records: “{prior.group(0)}”"
-    return None
-
-
-# "Little's law", "queueing theory": a citation, however it is capitalised.
-_CITATION = re.compile(r"\b[\w-]+'s (?:law|theorem|principle|rule|effect|paradox|razor|constant|conjecture|lemma|"
-                       r"equation|hypothesis)\b|\b[\w-]+ (?:theory|theorem|law|principle|effect|paradox|fallacy)\b",
-                       re.IGNORECASE)
-# What the user "already concluded", "decided last year": a prior conclusion needs a passage that records it.
-_PRIOR_CONCLUSION = re.compile(
-    r"\b(?:already|previously|earlier|last (?:year|month|week)|long ago|once)\b[^.;]*?\b(?:conclu\w+|decid\w+|"
-    r"decision|agreed|settled|established|proved|proven|showed|shown)\b|\b(?:conclu\w+|decid\w+|agreed|settled)\b"
-    r"[^.;]*?\b(?:already|previously|earlier|before|last (?:year|month|week)|long ago)\b",
-    re.IGNORECASE)
-_CONCLUDES = re.compile(r"\b(?:conclu\w+|decid\w+|decision|agreed|settled|we chose|i chose|verdict)\b")
-ORDINARY_ZIPF = 3.5  # wordfreq's scale: English uses the word at least 3 times in a million words
-ORDINARY_IN_VAULT = 0.05  # ...or the vault uses it in this share of its notes
-
-
-def _specific_words(text: str, haystack: str, index: TextIndex) -> list[str]:
-    """Words of ``text`` that name something specific ("nginx", "limiter") and are in no cited passage:
-    neither ordinary English nor common in this vault, in no form the passages use."""
-    present = {stem(w) for w in re.findall(TOKEN_PATTERN, haystack)}
-    common_idf = np.log(1 / ORDINARY_IN_VAULT) + 1  # smoothed idf of a word in that share of notes
-    found = []
-    for word in dict.fromkeys(re.findall(TOKEN_PATTERN, text.lower())):
-        if word in ENGLISH_STOP_WORDS or word in PLAIN_WORDS or _derived(word, present):
-            continue
-        if zipf_frequency(word, "en") >= ORDINARY_ZIPF or 0 < index.weight(word) <= common_idf:
-            continue
-        found.append(word)
-    return found
-
-
-def _derived(word: str, stems: set[str]) -> bool:
-    """The word is a form of one the passages use: "soupiness" of "soupy", "overfed" of "fed"."""
-    if stem(word) in stems:
-        return True
-    return any(word.endswith(s) and len(s) >= 3 or len(s) >= 4 and word[: max(4, len(s) - 1)] == s[: max(4, len(s) - 1)]
-               for s in stems)
+    titles = {normal(ctx.corpus.notes[p].title) for p in _ref_paths(c) if p in ctx.corpus.notes}
+    return absent_facts(c.claim, normal(" ".join(texts)), titles, ctx.index)
 
 
 def impact_unjustified(c: Candidate, ctx: CriticContext) -> str | None:
@@ -275,14 +206,14 @@ def unfalsifiable_claim(c: Candidate, ctx: CriticContext) -> str | None:
 
 def duplicate_of_pool(c: Candidate, ctx: CriticContext) -> str | None:
     refs = set(c.supporting_refs)
-    claim = _normal(c.claim)
+    claim = normal(c.claim)
     widened = {record.id for record in ctx.pool if refs > set(record.refs)}  # a wider claim supersedes, not repeats
     for record in ctx.pool:
         if record.status not in ("active", "muted", "rejected") or record.id in widened:
             continue
         if refs and refs == set(record.refs):
             return f"same refs as {record.id} ({record.status})"
-        if claim and _normal(record.claim) == claim:
+        if claim and normal(record.claim) == claim:
             return f"same claim as {record.id} ({record.status})"
     if ctx.pool and ctx.index.notes.shape[1]:
         vectors = ctx.index.transform([c.claim] + [r.claim for r in ctx.pool])
@@ -366,7 +297,7 @@ def repeated_text(c: Candidate, ctx: CriticContext) -> str | None:
 
 def _quoted_passages(c: Candidate) -> list[str]:
     """The passages a claim quotes, not the single words it puts in quotation marks (“faster”)."""
-    return [q for q in _QUOTED.findall(c.claim) if len(q.split()) >= 4]
+    return [q for q in QUOTED.findall(c.claim) if len(q.split()) >= 4]
 
 
 def _note_similarity(a: str, b: str, ctx: CriticContext) -> float:
@@ -459,24 +390,3 @@ def _flag_noteworthy(candidates: list[Candidate], verdicts: list[Verdict], ctx: 
         verdicts[i] = Verdict(False, verdict.rules, verdict.reasons, True, reason)
     return verdicts
 
-
-def _capitalised_terms(text: str) -> list[str]:
-    """Runs of capitalised words that do not open a sentence: names, places, products."""
-    terms = []
-    for sentence in re.split(r"(?<=[.!?:;])\s+", text):
-        words = re.findall(r"[\w'’-]+", sentence)
-        run: list[str] = []
-        for position, word in enumerate(words):
-            if position > 0 and word[:1].isupper():
-                run.append(word)
-                continue
-            if run:
-                terms.append(" ".join(run))
-            run = []
-        if run:
-            terms.append(" ".join(run))
-    return terms
-
-
-def _normal(text: str) -> str:
-    return " ".join(re.sub(r"[“”\"'‘’`*_]", "", text).lower().split())

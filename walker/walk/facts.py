@@ -1,0 +1,122 @@
+"""Facts a claim names that its cited passages do not hold (the protocol: a walk may not introduce
+material the vault does not contain): names, numbers, quotations, links, specific words, citations,
+and conclusions said to be reached before."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+from wordfreq import zipf_frequency
+
+from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex, stem
+
+QUOTED = re.compile(r"[“\"]([^”\"]{3,})[”\"]")
+
+
+def absent_facts(claim: str, haystack: str, titles: set[str], index: TextIndex) -> str | None:
+    """Why ``claim`` names what the passages (``haystack``, normalised) and note ``titles`` do not, or None."""
+    missing: list[str] = []
+    for quote in QUOTED.findall(claim):
+        if normal(quote).rstrip(".") not in haystack:
+            missing.append(f"“{quote}”")
+    unquoted = QUOTED.sub(" ", claim)
+    missing += [number for number in _NUMBER.findall(unquoted) if number not in haystack]
+    for term in _capitalised_terms(unquoted):
+        if term in ("I",) or normal(term) in haystack or normal(term) in titles:
+            continue
+        if all(normal(word) in haystack or normal(word) in " ".join(titles) for word in term.split()):
+            continue
+        missing.append(term)
+    for target in _WIKILINK.findall(claim):
+        if normal(target.rsplit("/", 1)[-1]) not in titles:
+            missing.append(f"[[{target}]]")
+    missing += [p for p in _PROTOCOL_TERMS.findall(claim) if normal(p) not in haystack]
+    missing += [t for t in _CITATION.findall(unquoted) if normal(t) not in haystack]
+    missing += _specific_words(unquoted, haystack, index)
+    if missing:
+        return f"names what no cited passage says: {', '.join(dict.fromkeys(missing))}"
+    prior = _PRIOR_CONCLUSION.search(unquoted)
+    if prior and not _CONCLUDES.search(haystack):
+        return f"speaks of a conclusion no cited passage records: “{prior.group(0)}”"
+    return None
+
+
+def normal(text: str) -> str:
+    """Lower case, quotes and emphasis marks removed, spaces collapsed: for finding a phrase in a passage."""
+    return " ".join(re.sub(r"[“”\"'‘’`*_]", "", text).lower().split())
+
+
+_PROTOCOL_TERMS = re.compile(r"\bauto-?walk\b|\bauto-?dream\b|\bcritic gate\b|\bhypothesis pool\b|\bwalker\b",
+                             re.IGNORECASE)
+
+
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?(?![\w])")
+
+
+_WIKILINK = re.compile(r"\[\[([^\]|#]+)")
+
+
+# "Little's law", "queueing theory": a citation, however it is capitalised.
+_CITATION = re.compile(r"\b[\w-]+'s (?:law|theorem|principle|rule|effect|paradox|razor|constant|conjecture|lemma|"
+                       r"equation|hypothesis)\b|\b[\w-]+ (?:theory|theorem|law|principle|effect|paradox|fallacy)\b",
+                       re.IGNORECASE)
+
+
+# What the user "already concluded", "decided last year": a prior conclusion needs a passage that records it.
+_PRIOR_CONCLUSION = re.compile(
+    r"\b(?:already|previously|earlier|last (?:year|month|week)|long ago|once)\b[^.;]*?\b(?:conclu\w+|decid\w+|"
+    r"decision|agreed|settled|established|proved|proven|showed|shown)\b|\b(?:conclu\w+|decid\w+|agreed|settled)\b"
+    r"[^.;]*?\b(?:already|previously|earlier|before|last (?:year|month|week)|long ago)\b",
+    re.IGNORECASE)
+
+
+_CONCLUDES = re.compile(r"\b(?:conclu\w+|decid\w+|decision|agreed|settled|we chose|i chose|verdict)\b")
+
+
+ORDINARY_ZIPF = 3.5  # wordfreq's scale: English uses the word at least 3 times in a million words
+
+
+ORDINARY_IN_VAULT = 0.05  # ...or the vault uses it in this share of its notes
+
+
+def _specific_words(text: str, haystack: str, index: TextIndex) -> list[str]:
+    """Words of ``text`` that name something specific ("nginx", "limiter") and are in no cited passage:
+    neither ordinary English nor common in this vault, in no form the passages use."""
+    present = {stem(w) for w in re.findall(TOKEN_PATTERN, haystack)}
+    common_idf = np.log(1 / ORDINARY_IN_VAULT) + 1  # smoothed idf of a word in that share of notes
+    found = []
+    for word in dict.fromkeys(re.findall(TOKEN_PATTERN, text.lower())):
+        if word in ENGLISH_STOP_WORDS or word in PLAIN_WORDS or _derived(word, present):
+            continue
+        if zipf_frequency(word, "en") >= ORDINARY_ZIPF or 0 < index.weight(word) <= common_idf:
+            continue
+        found.append(word)
+    return found
+
+
+def _derived(word: str, stems: set[str]) -> bool:
+    """The word is a form of one the passages use: "soupiness" of "soupy", "overfed" of "fed"."""
+    if stem(word) in stems:
+        return True
+    return any(word.endswith(s) and len(s) >= 3 or len(s) >= 4 and word[: max(4, len(s) - 1)] == s[: max(4, len(s) - 1)]
+               for s in stems)
+
+
+def _capitalised_terms(text: str) -> list[str]:
+    """Runs of capitalised words that do not open a sentence: names, places, products."""
+    terms = []
+    for sentence in re.split(r"(?<=[.!?:;])\s+", text):
+        words = re.findall(r"[\w'’-]+", sentence)
+        run: list[str] = []
+        for position, word in enumerate(words):
+            if position > 0 and word[:1].isupper():
+                run.append(word)
+                continue
+            if run:
+                terms.append(" ".join(run))
+            run = []
+        if run:
+            terms.append(" ".join(run))
+    return terms
