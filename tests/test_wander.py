@@ -8,12 +8,11 @@ from click.testing import CliRunner
 from conftest import REAL_VAULTS, SAMPLE_VAULT, write_vault
 
 from walker.cli import main
+from walker.seeds import candidate_seeds, choose_seed
 from walker.wander import (
     NEAR_DUPLICATE,
     Seed,
     WanderError,
-    candidate_seeds,
-    choose_seed,
     neighbourhood,
     propose,
 )

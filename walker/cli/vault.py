@@ -158,7 +158,7 @@ def neighbors(note: str, vault: Path, random_seed: int, as_json: bool) -> None:
 @json_option
 def seeds(vault: Path, now: str | None, as_json: bool) -> None:
     """List seed candidates from each source: recent, revisited, open question, forgotten."""
-    from walker.wander import candidate_seeds
+    from walker.seeds import candidate_seeds
 
     ws = open_workspace(vault, show_progress=not as_json)
     found = candidate_seeds(ws.corpus, ws.index, ws.links, parse_now(now), ws.wander_settings)

@@ -26,6 +26,7 @@ from walker.pool.records import hypothesis_record, noteworthy_record
 from walker.pool.store import PoolStore
 from walker.refs import note_of
 from walker.report import WalkOutcome, render_picture, render_report
+from walker.seeds import candidate_seeds, choose_seed
 from walker.walk.critic import CriticContext, PoolClaim, gate, one_per_refs
 from walker.walk.engines import get_engine
 from walker.walk.engines.base import WalkContext
@@ -34,8 +35,6 @@ from walker.wander import (
     Item,
     Neighbourhood,
     Seed,
-    candidate_seeds,
-    choose_seed,
     neighbourhood,
     paragraph_ref,
     propose,

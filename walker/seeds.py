@@ -1,0 +1,155 @@
+"""Where a walk starts: seed candidates from four sources (recent, revisited, open question, forgotten),
+and the choice among them that rotates the sources and avoids the last walks' seeds."""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import date, datetime
+from pathlib import PurePosixPath
+
+from walker.corpus.model import Corpus, ParsedNote
+from walker.graph import Adjacency
+from walker.similarity import TextIndex
+from walker.wander import Seed, WanderSettings, central_sentence, find_hubs, folder_of, paragraph_ref
+
+SEED_SOURCES = ("recent", "revisited", "open-question", "forgotten")
+DAILY_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
+
+
+def candidate_seeds(
+    corpus: Corpus,
+    index: TextIndex,
+    links: Adjacency,
+    now: datetime,
+    settings: WanderSettings | None = None,
+    limit: int = 5,
+) -> dict[str, list[Seed]]:
+    """Seed candidates from each of the four sources, best first, each with its reason."""
+    settings = settings or WanderSettings()
+    hubs = find_hubs(links, settings)
+    today = now.date()
+    dailies = {p: d for p in corpus.notes if (d := daily_date(p))}
+    eligible = [p for p in corpus.notes if p not in hubs and p not in dailies]
+    mentions, backlink_folders = _mentions(corpus, dailies)
+    mtimes = _meaningful_mtimes({f.path: f.mtime_ns for f in corpus.files if f.path in corpus.notes})
+
+    def seed(path: str, source: str, reason: str, score: float) -> tuple[float, str, str, str]:
+        return (round(score, 3), path, source, reason)
+
+    recent: list[tuple[float, str, str, str]] = []
+    revisited: list[tuple[float, str, str, str]] = []
+    questions: list[tuple[float, str, str, str]] = []
+    forgotten: list[tuple[float, str, str, str]] = []
+    for path in eligible:
+        note = corpus.notes[path]
+        days = [(today - d).days for d in mentions.get(path, [])]
+        in_window = [d for d in days if 0 <= d <= settings.recent_days]
+        touched = note_date(note, mtimes.get(path))
+        age = (today - touched).days if touched else None
+        if age is not None and age < 0:
+            age = None  # worked on after --now: not "recent" or "forgotten" as of then
+        if in_window or (age is not None and 0 <= age <= settings.recent_days):
+            count = f"{len(in_window)} daily note{'' if len(in_window) == 1 else 's'}"
+            recent.append(seed(path, "recent", f"mentioned in {count} in the last {settings.recent_days} days"
+                               + (f", edited {age} days ago" if age is not None and age <= settings.recent_days else ""),
+                               2 * len(in_window) + (1 if age is not None and age <= settings.recent_days else 0)))
+        dates = set(mentions.get(path, []))
+        folders = backlink_folders.get(path, set())
+        if len(dates) >= 2 or len(folders) >= 3:
+            angles = [f"came back in daily notes on {len(dates)} different days"] if len(dates) >= 2 else []
+            angles += [f"linked from {len(folders)} different folders"] if len(folders) >= 3 else []
+            revisited.append(seed(path, "revisited", " and ".join(angles), len(dates) + len(folders)))
+        signals = _open_signals(note)
+        if signals:
+            questions.append(seed(path, "open-question", "; ".join(signals), len(signals)))
+        backlinks = len(links.get(path, ()))
+        if age is not None and age >= settings.forgotten_days and backlinks <= 1:
+            forgotten.append(seed(path, "forgotten", f"untouched for {age} days, {backlinks} links", age / (1 + backlinks)))
+    return {"recent": _best(corpus, index, recent, limit), "revisited": _best(corpus, index, revisited, limit),
+            "open-question": _best(corpus, index, questions, limit),
+            "forgotten": _best(corpus, index, forgotten, max(limit, 10))}
+
+
+def _mentions(corpus: Corpus, dailies: dict[str, date]) -> tuple[dict[str, list[date]], dict[str, set[str]]]:
+    """For each note: the days daily notes link to it, and the folders its backlinks come from."""
+    mentions: dict[str, list[date]] = {}
+    backlink_folders: dict[str, set[str]] = {}
+    for source, resolved in corpus.resolutions.items():
+        for target, _ in resolved:
+            if target is not None and target in corpus.notes and target != source:
+                backlink_folders.setdefault(target, set()).add(folder_of(source))
+                if source in dailies:
+                    mentions.setdefault(target, []).append(dailies[source])
+    return mentions, backlink_folders
+
+
+def _best(corpus: Corpus, index: TextIndex, group: list[tuple[float, str, str, str]], count: int) -> list[Seed]:
+    """The best ``count`` of one source that have a sentence worth quoting. Propositions only for the few
+    shown: each one reads its note. A note with only links, properties or comments is not a seed."""
+    chosen = []
+    for score, path, source, reason in sorted(group, key=lambda s: (-s[0], s[1]))[: 10 * count]:
+        found = central_sentence(index, path, index.paragraphs.get(path, []))
+        if found:
+            chosen.append(Seed(path, found[0], paragraph_ref(corpus.notes[path], found[1]), source, reason, score))
+        if len(chosen) >= count:
+            break
+    return chosen
+
+
+def choose_seed(candidates: dict[str, list[Seed]], walk_number: int, used: list[str], rng: random.Random) -> Seed | None:
+    """Rotate through the sources by walk number; never reuse a recently used seed note."""
+    for step in range(len(SEED_SOURCES)):
+        source = SEED_SOURCES[(walk_number + step) % len(SEED_SOURCES)]
+        fresh = [s for s in candidates.get(source, []) if s.path not in used]
+        if fresh:
+            return fresh[rng.randrange(len(fresh))] if source == "forgotten" else fresh[0]
+    return None
+
+
+def _open_signals(note: ParsedNote) -> list[str]:
+    signals = []
+    questions = [h.text for h in note.headings if h.text.rstrip().endswith("?")]
+    if questions:
+        signals.append(f"asks {questions[0]!r}")
+    if any(t.lower() == "question" for t in note.tags):
+        signals.append("tagged #question")
+    if str(note.frontmatter.get("status", "")).lower() == "open":
+        signals.append("status: open")
+    open_tasks = note.open_tasks
+    if open_tasks:
+        signals.append(f"{open_tasks} unchecked task{'s' if open_tasks > 1 else ''}")
+    return signals
+
+
+def daily_date(path: str) -> date | None:
+    match = DAILY_NAME.fullmatch(PurePosixPath(path).stem)
+    if not match:
+        return None
+    try:
+        return date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+    except ValueError:
+        return None
+
+
+def _meaningful_mtimes(mtimes: dict[str, int]) -> dict[str, int]:
+    """File times, unless they say nothing: in a fresh clone or copy most notes share one minute, and
+    "recent" would follow the alphabet. Then only dates in properties and daily notes count."""
+    if len(mtimes) < 10:
+        return mtimes
+    minutes: dict[int, int] = {}
+    for mtime in mtimes.values():
+        minutes[mtime // 60_000_000_000] = minutes.get(mtime // 60_000_000_000, 0) + 1
+    return {} if max(minutes.values()) >= 0.8 * len(mtimes) else mtimes
+
+
+def note_date(note: ParsedNote, mtime_ns: int | None) -> date | None:
+    """When the note was last worked on: its `updated`/`modified`/`created` property, else its mtime."""
+    for key in ("updated", "modified", "created", "date"):
+        value = note.frontmatter.get(key)
+        if isinstance(value, str):
+            try:
+                return date.fromisoformat(value[:10])
+            except ValueError:
+                continue
+    return datetime.fromtimestamp(mtime_ns / 1e9).date() if mtime_ns is not None else None
