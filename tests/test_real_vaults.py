@@ -6,7 +6,7 @@ import pytest
 from conftest import REAL_VAULTS
 
 from walker.corpus import load_corpus
-from walker.graph import build_graph, vault_summary
+from walker.graph import vault_summary
 
 FENCE = re.compile(r"^\s*(```|~~~)")
 
@@ -53,7 +53,7 @@ def test_no_link_inside_inline_code(tasks_docs):
 
 def test_tasks_docs_links_resolve(tasks_docs):
     _, corpus = tasks_docs
-    summary = vault_summary(corpus, build_graph(corpus))
+    summary = vault_summary(corpus)
     assert summary["notes"] > 100
     assert summary["links"]["resolved"] > 1200
     assert summary["links"]["unresolved"] == 0

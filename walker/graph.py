@@ -89,12 +89,6 @@ def build_graph(corpus: Corpus) -> nx.DiGraph:
     return graph
 
 
-def note_graph(graph: nx.DiGraph) -> nx.Graph:
-    """Undirected view over notes only (links and backlinks alike): for distances and components."""
-    notes = [n for n, d in graph.nodes(data=True) if d["type"] == "note"]
-    return graph.subgraph(notes).to_undirected(as_view=True)
-
-
 def export_graph(graph: nx.DiGraph, fmt: str, out: Path) -> None:
     import networkx as nx
 
@@ -124,15 +118,12 @@ def _flatten(data: dict[str, object]) -> None:
             data[key] = " ".join(str(v) for v in value)
 
 
-def vault_summary(corpus: Corpus, graph: nx.DiGraph) -> dict[str, object]:
-    """What `walker scan` reports: counts, link health, orphans, components, tags, skips, warnings."""
-    import networkx as nx
-
-    notes_only = note_graph(graph)
-    corpus_nodes = [n for n in notes_only if graph.nodes[n]["in_corpus"]]
-    components = sorted(
-        (c for c in nx.connected_components(notes_only.subgraph(corpus_nodes))), key=len, reverse=True
-    )
+def vault_summary(corpus: Corpus) -> dict[str, object]:
+    """What `walker scan` reports: counts, link health, orphans, components, tags, skips, warnings.
+    From the plain adjacency sets walks use: no networkx graph (it cost seconds and most of the memory
+    of a scan on a large vault)."""
+    adjacency = note_links(corpus)
+    sizes = sorted((len(c) for c in _components(adjacency)), reverse=True)
     unresolved = [l for l in corpus.links if l.resolved is None]
     ambiguous = [l for l in corpus.links if l.ambiguous]
     tag_counts: dict[str, int] = {}
@@ -154,11 +145,35 @@ def vault_summary(corpus: Corpus, graph: nx.DiGraph) -> dict[str, object]:
             {"source": l.source, "line": l.line, "target": l.target, "resolved": l.resolved, "candidates": list(l.ambiguous)}
             for l in ambiguous
         ],
-        "orphans": sorted(n for n in corpus_nodes if notes_only.degree(n) == 0),
-        "components": len(components),
-        "largest_component": len(components[0]) if components else 0,
+        "orphans": sorted(set(adjacency) - _linked_to_a_note(corpus)),
+        "components": len(sizes),
+        "largest_component": sizes[0] if sizes else 0,
         "tags": dict(sorted(tag_counts.items(), key=lambda kv: (-kv[1], kv[0]))),
         "skipped": [{"path": s.path, "reason": s.reason} for s in corpus.skipped],
         "warnings": [{"path": p, "message": m} for p, m in sorted(list(corpus.warnings) + broken_subpaths(corpus))],
         **corpus.stats,
     }
+
+
+def _components(adjacency: Adjacency) -> list[set[str]]:
+    """The groups of notes that links join, links and backlinks alike."""
+    seen: set[str] = set()
+    groups = []
+    for start in adjacency:
+        if start not in seen:
+            group = set(shortest_distances(adjacency, start, set()))
+            seen |= group
+            groups.append(group)
+    return groups
+
+
+def _linked_to_a_note(corpus: Corpus) -> set[str]:
+    """Corpus notes with a link to or from any note, one outside the corpus (excluded) included."""
+    is_note = {f.path for f in corpus.files if f.is_note}
+    linked: set[str] = set()
+    for source, resolved in corpus.resolutions.items():
+        for target, _ in resolved:
+            if target is not None and target != source and target in is_note:
+                linked.add(source)
+                linked.add(target)
+    return linked

@@ -33,11 +33,11 @@ from walker.pool.store import PoolStore
 @json_option
 def scan(vault: Path, all_warnings: bool, as_json: bool) -> None:
     """Read the vault and report notes, links, orphans, tags, skipped files and warnings."""
-    from walker.graph import build_graph, vault_summary
+    from walker.graph import vault_summary
 
     started = time.perf_counter()
     corpus = load_vault(vault, show_progress=not as_json)
-    summary = vault_summary(corpus, build_graph(corpus))
+    summary = vault_summary(corpus)
     summary["read_seconds"], summary["seconds"] = summary["seconds"], round(time.perf_counter() - started, 3)
     if as_json:
         print_json(summary)
