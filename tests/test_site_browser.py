@@ -228,3 +228,21 @@ def test_decision_journey(site, browser, width, scheme, tmp_path_factory):
     context.close()
     assert problems == []
     assert serious == []
+
+
+def test_the_hypotheses_index_filters_by_word(site, page):
+    page.goto((site / "hypotheses" / "index.html").as_uri())
+    table = page.locator("article table").first
+    rows = table.locator("tbody tr")
+    total = rows.count()
+    assert total >= 2
+    title = rows.first.locator("td").nth(1).inner_text().split()[0]
+    page.locator("input.walker-filter").first.fill(title)
+    visible = [r for r in rows.all() if r.is_visible()]
+    assert visible and all(title.lower() in r.inner_text().lower() for r in visible)
+    assert page.locator(".walker-filter-status").first.inner_text() == f"{len(visible)} of {total} shown"
+    page.locator("input.walker-filter").first.fill("zzzz-nothing-has-this")
+    assert not any(r.is_visible() for r in rows.all())
+    assert page.locator(".walker-filter-status").first.inner_text() == f"0 of {total} shown"
+    page.locator("input.walker-filter").first.fill("")
+    assert all(r.is_visible() for r in rows.all())

@@ -34,3 +34,34 @@ document.querySelectorAll(".md-typeset table:not([class])").forEach((table) => {
     heading.addEventListener("keydown", (event) => { if (event.key === "Enter") sort(); });
   });
 });
+
+// The hypotheses index: a filter box over its tables, for triage by word, kind, status or note.
+if (location.pathname.endsWith("/hypotheses/index.html")) {
+  document.querySelectorAll(".md-typeset table:not([class])").forEach((table, number) => {
+    const body = table.tBodies[0];
+    if (!body || body.rows.length < 2) return;
+    const box = document.createElement("input");
+    box.type = "search";
+    box.className = "walker-filter";
+    box.placeholder = "Filter: a word, a kind, a note…";
+    box.setAttribute("aria-label", "Filter this table");
+    const status = document.createElement("span");
+    status.className = "walker-filter-status";
+    status.setAttribute("aria-live", "polite");
+    const total = body.rows.length;
+    box.addEventListener("input", () => {
+      const words = box.value.toLowerCase().split(/\s+/).filter(Boolean);
+      let shown = 0;
+      Array.from(body.rows).forEach((row) => {
+        const text = row.textContent.toLowerCase();
+        const match = words.every((word) => text.includes(word));
+        row.hidden = !match;
+        shown += match ? 1 : 0;
+      });
+      status.textContent = words.length ? `${shown} of ${total} shown` : "";
+    });
+    const wrapper = table.closest(".md-typeset__table") || table;
+    wrapper.before(box, status);
+    box.id = `walker-filter-${number}`;
+  });
+}
