@@ -1,6 +1,7 @@
 """The parse cache: a warm run re-parses only what changed and gives exactly the cold result."""
 
 import os
+from pathlib import Path
 
 from conftest import write_vault
 
@@ -82,3 +83,23 @@ def test_a_new_file_changes_where_unchanged_notes_link(tmp_path):
     assert [l.resolved for l in warm.links if l.source == "A.md"] == ["Note.md"]
     (vault / "Note.md").unlink()
     assert [l.resolved for l in load_corpus(vault).links] == ["sub/Note.md"]
+
+
+def test_a_change_to_the_parsing_code_starts_a_fresh_cache(tmp_path, monkeypatch):
+    """The cache's name holds a hash of the parser's source: edit a rule, and no old row is read."""
+    import shutil
+
+    from walker.corpus import cache
+
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    for name in cache.PARSE_RULES:
+        shutil.copy(Path(cache.__file__).parent / name, rules / name)
+    before = cache.source_digest(rules, cache.PARSE_RULES)
+    assert before == cache.source_digest(Path(cache.__file__).parent, cache.PARSE_RULES)
+    parse = rules / "parse.py"
+    parse.write_text(parse.read_text(encoding="utf-8") + "\n# a rule changed\n", encoding="utf-8")
+    assert cache.source_digest(rules, cache.PARSE_RULES) != before
+    current = cache.ParseCache(tmp_path / "c", tmp_path, "x").path
+    monkeypatch.setattr(cache, "source_digest", lambda folder, names: "another parser")
+    assert cache.ParseCache(tmp_path / "c", tmp_path, "x").path != current  # a fresh cache file

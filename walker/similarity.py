@@ -12,11 +12,13 @@ import hashlib
 import pickle
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
 from scipy import sparse
 
+from walker.corpus.cache import source_digest
 from walker.corpus.model import Corpus
 from walker.corpus.text import Paragraph, read_paragraphs, strip_tags
 from walker.vocabulary import (
@@ -247,11 +249,16 @@ class TextIndex:
 
 
 def fingerprint(corpus: Corpus) -> str:
-    digest = hashlib.sha1(f"{INDEX_VERSION}".encode())
+    """The index's cache key: its version, the code that builds it, and every note's path, time and size."""
+    digest = hashlib.sha1(f"{INDEX_VERSION}|{_INDEX_RULES}".encode())
     for file in corpus.files:
         if file.path in corpus.notes:
             digest.update(f"{file.path}\0{file.mtime_ns}\0{file.size}\n".encode())
     return digest.hexdigest()
+
+
+_INDEX_RULES = "|".join([source_digest(Path(__file__).parent, ("similarity.py", "vocabulary.py")),
+                         source_digest(Path(__file__).parent / "corpus", ("text.py",))])
 
 
 def load_index(corpus: Corpus, use_cache: bool = True) -> TextIndex:

@@ -18,6 +18,21 @@ from typing import Any
 from walker.corpus.model import Block, Heading, ParsedNote, RawLink, Section
 
 PARSER_VERSION = 3
+# The code that decides what a row holds. Its source is part of the cache's name, so a change to how a
+# link, tag, heading or block is read (or how a row is stored) starts a fresh cache without anyone
+# remembering to bump PARSER_VERSION.
+PARSE_RULES = ("parse.py", "resolve.py", "model.py", "cache.py")
+
+
+def source_digest(folder: Path, names: tuple[str, ...]) -> str:
+    """A short hash of these source files: changes whenever one of them does."""
+    digest = hashlib.sha1()
+    for name in names:
+        try:
+            digest.update((folder / name).read_bytes())
+        except OSError:
+            digest.update(f"missing {name}".encode())
+    return digest.hexdigest()[:12]
 
 Entry = ParsedNote | str  # a parsed note, or the reason the file was skipped
 _new = tuple.__new__
@@ -26,7 +41,7 @@ _new = tuple.__new__
 class ParseCache:
     def __init__(self, folder: Path, vault: Path, flavour: str) -> None:
         # marshal's format belongs to one Python version, so the version is part of the name too.
-        version = f"{PARSER_VERSION}|{sys.version_info[:2]}"
+        version = f"{PARSER_VERSION}|{source_digest(Path(__file__).parent, PARSE_RULES)}|{sys.version_info[:2]}"
         key = hashlib.sha1(f"{vault.resolve()}|{version}|{flavour}".encode()).hexdigest()[:16]
         folder.mkdir(parents=True, exist_ok=True)
         self.path = folder / f"vault-{key}.sqlite"
