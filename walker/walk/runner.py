@@ -27,7 +27,7 @@ from walker.pool.store import PoolStore
 from walker.refs import note_of
 from walker.report import WalkOutcome, render_picture, render_report
 from walker.seeds import candidate_seeds, choose_seed
-from walker.walk.critic import CriticContext, PoolClaim, gate, one_per_refs
+from walker.walk.critic import CriticContext, PoolClaim, Verdict, gate, one_per_refs
 from walker.walk.engines import get_engine
 from walker.walk.engines.base import WalkContext
 from walker.walk.sensitive import sensitive_inference
@@ -126,15 +126,7 @@ def run_walk(ws: Workspace, options: WalkOptions) -> WalkResult:
     day = options.now.date().isoformat()
     with store.lock() if not options.dry_run else nullcontext():
         walk_id = store.next_walk_id(day)
-        taken: set[str] = set()
-        hypothesis_ids, noteworthy_ids = {}, {}
-        for index, verdict in enumerate(verdicts):
-            if verdict.accepted:
-                hypothesis_ids[index] = taken_id = store.next_hypothesis_id(day, taken)
-                taken.add(taken_id)
-            elif verdict.noteworthy:
-                noteworthy_ids[index] = taken_id = store.next_noteworthy_id(day, taken)
-                taken.add(taken_id)
+        hypothesis_ids, noteworthy_ids = _new_ids(store, day, verdicts)
         outcome = WalkOutcome(walk_id, options.now, engine.name, hood, inventory, candidates, engine_verdicts,
                               verdicts, hypothesis_ids, noteworthy_ids)
         result = WalkResult(outcome, render_report(outcome), render_picture(outcome),
@@ -148,6 +140,20 @@ def run_walk(ws: Workspace, options: WalkOptions) -> WalkResult:
         lifecycle.supersede(store, new_ids, options.now, _claims_agree(ws))
         lifecycle.age_pool(store, options.now, walk_id)
     return result
+
+
+def _new_ids(store: PoolStore, day: str, verdicts: list[Verdict]) -> tuple[dict[int, str], dict[int, str]]:
+    """The next free ids of the day for the kept candidates and the noteworthy ones, by candidate index."""
+    taken: set[str] = set()
+    hypothesis_ids, noteworthy_ids = {}, {}
+    for index, verdict in enumerate(verdicts):
+        if verdict.accepted:
+            hypothesis_ids[index] = taken_id = store.next_hypothesis_id(day, taken)
+            taken.add(taken_id)
+        elif verdict.noteworthy:
+            noteworthy_ids[index] = taken_id = store.next_noteworthy_id(day, taken)
+            taken.add(taken_id)
+    return hypothesis_ids, noteworthy_ids
 
 
 def _claims_agree(ws: Workspace) -> Any:
