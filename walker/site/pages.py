@@ -76,23 +76,10 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
     reports = sorted((p for p in (root / POOL / "reports").glob("*.md") if plain_file(p)),
                      key=lambda p: p.stem, reverse=True)
 
-    mapping: dict[str, str] = {}
-    for report in reports:
-        mapping[f"{POOL}/reports/{report.name}"] = f"reports/{report.name}"
-        picture = report.with_suffix(".svg")
-        if plain_file(picture):
-            mapping[f"{POOL}/reports/{picture.name}"] = f"reports/{picture.name}"
-    for record in records:
-        mapping[f"{POOL}/{record.folder}/{record.path.name}"] = f"hypotheses/{record.path.name}"
-
     cited = cited_notes(corpus, root, reports, records)
-    inline_blocks = {path: inline_block_ids(root / path) for path in cited}
-    for path in cited:
-        mapping[path] = f"notes/{path}"
     embedded = embedded_files(corpus, root, cited)
-    for path in embedded:
-        mapping[path] = f"notes/{path}"
-    links = SiteLinks(corpus, name, mapping, inline_blocks)
+    links = SiteLinks(corpus, name, _page_of(reports, records, [*cited, *embedded]),
+                      {path: inline_block_ids(root / path) for path in cited})
     ages = _ages(runs)
 
     site = Site(name)
@@ -112,10 +99,7 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
         site.pages.append(SitePage(page, record_page(record, source, page, ages, corpus, links, root, read), False, source))
     site.pages.append(SitePage("review.md", _review_queue(queue)))
     site.pages.append(SitePage("log.md", _log(root, links)))
-    citing: dict[str, list[StoredRecord]] = {}
-    for record in records:
-        for path in dict.fromkeys(note_of(ref) for ref in record.data.get("supporting_refs") or []):
-            citing.setdefault(path, []).append(record)
+    citing = _citing(records)
     for path in cited:
         page = f"notes/{path}"
         site.pages.append(SitePage(page, note_page(root, path, page, corpus, links, citing.get(path, [])), False, path))
@@ -134,6 +118,29 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
 
 
 # --- what the site shows -----------------------------------------------------------
+
+
+def _page_of(reports: list[Path], records: list[StoredRecord], notes: list[str]) -> dict[str, str]:
+    """Vault file -> its page on the site: reports and their pictures, records, cited and embedded notes."""
+    mapping: dict[str, str] = {}
+    for report in reports:
+        mapping[f"{POOL}/reports/{report.name}"] = f"reports/{report.name}"
+        picture = report.with_suffix(".svg")
+        if plain_file(picture):
+            mapping[f"{POOL}/reports/{picture.name}"] = f"reports/{picture.name}"
+    for record in records:
+        mapping[f"{POOL}/{record.folder}/{record.path.name}"] = f"hypotheses/{record.path.name}"
+    mapping.update((path, f"notes/{path}") for path in notes)
+    return mapping
+
+
+def _citing(records: list[StoredRecord]) -> dict[str, list[StoredRecord]]:
+    """Each cited note, and the records that cite it."""
+    citing: dict[str, list[StoredRecord]] = {}
+    for record in records:
+        for path in dict.fromkeys(note_of(ref) for ref in record.data.get("supporting_refs") or []):
+            citing.setdefault(path, []).append(record)
+    return citing
 
 
 def _dashboard(name: str, records: list[StoredRecord], reports: list[Path], runs: list[dict[str, Any]],
