@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import random
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import PurePosixPath
 
@@ -188,13 +189,7 @@ def neighbourhood(
     random_seed: int = 0,
 ) -> Neighbourhood:
     """Near, middle and far items for one seed note. Deterministic for a given ``random_seed``."""
-    if seed.path not in corpus.notes:
-        raise WanderError(f"{seed.path}: not a note in this vault's corpus. `walker scan` lists what walker reads.")
-    if len(corpus.notes) < MIN_NOTES:
-        raise WanderError(
-            f"the vault has {len(corpus.notes)} notes; a walk needs at least {MIN_NOTES} to find near, middle "
-            "and far neighbours. Write a few more notes, or point walker at a bigger vault."
-        )
+    _check_walkable(corpus, seed)
     rng = random.Random(random_seed)
     hubs = find_hubs(links, settings) - {seed.path}
     distance = shortest_distances(links, seed.path, hubs)
@@ -207,7 +202,6 @@ def neighbourhood(
 
     seed_folder = folder_of(seed.path)
     query = index.notes[index.row[seed.path]]
-    messages: list[str] = []
 
     def make(path: str, group: str, reason: str, rare: tuple[str, ...] = (), via: str | None = None) -> Item:
         note = corpus.notes[path]
@@ -220,15 +214,8 @@ def neighbourhood(
     near = [make(p, "near", _why(distance[p], similarity[p])) for p in near_pool[: settings.near]]
     taken = {i.path for i in near}
 
-    middle_pool = [
-        p for p in others
-        if p not in taken and similarity[p] < NEAR_DUPLICATE
-        and (p in sharing or folder_of(p) == seed_folder
-             or distance.get(p) in (2, 3))
-    ]
-    band = [similarity[p] for p in middle_pool if similarity[p] > 0]
-    centre = float(np.median(band)) if band else 0.0
-    middle_pool.sort(key=lambda p: (abs(similarity[p] - centre), p))
+    middle_pool = _middle_pool([p for p in others if p not in taken], similarity,
+                               lambda p: p in sharing or folder_of(p) == seed_folder or distance.get(p) in (2, 3))
     middle = [make(p, "middle", _why(distance.get(p), similarity[p])) for p in middle_pool[: settings.middle]]
     taken |= {i.path for i in middle}
 
@@ -243,13 +230,39 @@ def neighbourhood(
     ]
     far = [make(p, "far", reason, rare, via) for p, reason, rare, via in
            _draw_far(far_pool, seed.path, index, links, hubs, distance, cutoff, settings.far, rng)]
+    return Neighbourhood(seed, tuple(near), tuple(middle), tuple(far), tuple(sorted(hubs)),
+                         _short_groups(near, far, links, settings))
+
+
+def _check_walkable(corpus: Corpus, seed: Seed) -> None:
+    if seed.path not in corpus.notes:
+        raise WanderError(f"{seed.path}: not a note in this vault's corpus. `walker scan` lists what walker reads.")
+    if len(corpus.notes) < MIN_NOTES:
+        raise WanderError(
+            f"the vault has {len(corpus.notes)} notes; a walk needs at least {MIN_NOTES} to find near, middle "
+            "and far neighbours. Write a few more notes, or point walker at a bigger vault."
+        )
+
+
+def _middle_pool(candidates: list[str], similarity: dict[str, float], related: Callable[[str], bool]) -> list[str]:
+    """Notes related to the seed (a shared tag, its folder, two or three links away), neither copies of it
+    nor strangers: the ones whose similarity sits nearest the middle of the band come first."""
+    pool = [p for p in candidates if similarity[p] < NEAR_DUPLICATE and related(p)]
+    band = [similarity[p] for p in pool if similarity[p] > 0]
+    centre = float(np.median(band)) if band else 0.0
+    return sorted(pool, key=lambda p: (abs(similarity[p] - centre), p))
+
+
+def _short_groups(near: list[Item], far: list[Item], links: Adjacency, settings: WanderSettings) -> tuple[str, ...]:
+    """Messages for the reader when a group came out short, and why."""
+    messages = []
     if len(near) < min(5, settings.near):
         messages.append(f"only {len(near)} near items: the seed has few notes within two links")
     if not far:
         messages.append("no far items: every other note shares the seed's tags or folder, or sits close to it")
     if not any(links.values()):
         messages.append("the vault has no links between notes, so near items (one or two links away) cannot exist")
-    return Neighbourhood(seed, tuple(near), tuple(middle), tuple(far), tuple(sorted(hubs)), tuple(messages))
+    return tuple(messages)
 
 
 def _draw_far(
