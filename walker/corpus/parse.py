@@ -239,7 +239,10 @@ class _FrontmatterHandler(frontmatter.YAMLHandler):
     FM_BOUNDARY = re.compile(r"^---[ \t]*$", re.MULTILINE)
 
     def detect(self, text: str) -> bool:
-        return bool(re.match(r"---[ \t]*\r?\n", text)) and len(self.FM_BOUNDARY.findall(text)) >= 2
+        if not re.match(r"---[ \t]*\r?\n", text):
+            return False
+        fences = self.FM_BOUNDARY.finditer(text)  # stops at the closing fence: no scan of the whole note
+        return next(fences, None) is not None and next(fences, None) is not None
 
     def load(self, fm: str, **kwargs: object) -> Any:
         refuse_aliases(fm)
