@@ -164,6 +164,8 @@ def test_a_later_walk_that_finds_the_pattern_again_supersedes_the_pair(tmp_path)
     old = records(vault, "archived")[pair_id]
     assert old.data["status"] == "superseded" and old.data["superseded_by"] == wide_id
     assert f"archive: [[{pair_id}]] superseded by [[{wide_id}]]" in (vault / "walks" / "log.md").read_text()
+    picture = (vault / "walks" / "reports" / f"{second['walk_id']}.svg").read_text()
+    assert picture.count('class="kept"') >= 1 and '>1</text>' in picture  # the widened bridge is drawn, numbered
     assert cli("check", vault).exit_code == 0
 
 

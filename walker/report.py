@@ -202,21 +202,7 @@ def render_picture(outcome: WalkOutcome) -> str:
             x = centre_x + RINGS[group] * math.cos(angle)
             y = centre + RINGS[group] * math.sin(angle)
             position[item.path] = (x, y)
-    bridges, numbers = [], []
-    kept_order = {index: n for n, index in enumerate(outcome.hypothesis_ids, start=1)}
-    for index, candidate in enumerate(outcome.candidates):
-        ends = [str(b.get("path")) for b in candidate.bridge]
-        if len(ends) == 2 and all(e in position for e in ends):
-            kept = index in outcome.hypothesis_ids
-            (x1, y1), (x2, y2) = position[ends[0]], position[ends[1]]
-            style = 'class="kept" stroke-width="4"' if kept else 'class="rejected" stroke-width="1.5" stroke-dasharray="4 5"'
-            bridges.append((kept, f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {style}/>'))
-            if kept:  # the number of the hypothesis in the report, on the middle of its line
-                mx, my = (x1 + x2) / 2, (y1 + y2) / 2
-                numbers.append(f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="14" class="number"/>'
-                               f'<text x="{mx:.1f}" y="{my + 6:.1f}" text-anchor="middle" class="numeral">'
-                               f'{kept_order[index]}</text>')
-    shapes += [line for kept, line in sorted(bridges, key=lambda b: b[0])] + numbers
+    shapes += _bridge_lines(outcome, position)
     for group in RINGS:
         for item in getattr(hood, group):
             x, y = position[item.path]
@@ -243,6 +229,25 @@ def render_picture(outcome: WalkOutcome) -> str:
         '.rejected{stroke:#6f685c} .kept,.number{stroke:#e0805f;fill:#e0805f} .kept{fill:none} .numeral{fill:#23211e}}</style>\n'
         f'<rect width="{width}" height="{height}" rx="14" class="back"/>\n' + "\n".join(shapes) + "\n" + legend + "\n</svg>\n"
     )
+
+
+def _bridge_lines(outcome: WalkOutcome, position: dict[str, tuple[float, float]]) -> list[str]:
+    """A line between the passages of each candidate (through all three of a widened one), rejected ones
+    first so kept ones are drawn over them, and each kept one's number from the report on its first line."""
+    bridges, numbers = [], []
+    kept_order = {index: n for n, index in enumerate(outcome.hypothesis_ids, start=1)}
+    for index, candidate in enumerate(outcome.candidates):
+        ends = [position[p] for p in (str(b.get("path")) for b in candidate.bridge) if p in position]
+        kept = index in outcome.hypothesis_ids
+        style = 'class="kept" stroke-width="4"' if kept else 'class="rejected" stroke-width="1.5" stroke-dasharray="4 5"'
+        for (x1, y1), (x2, y2) in zip(ends, ends[1:]):
+            bridges.append((kept, f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {style}/>'))
+        if kept and len(ends) >= 2:  # the number of the hypothesis in the report, on the middle of its line
+            mx, my = (ends[0][0] + ends[1][0]) / 2, (ends[0][1] + ends[1][1]) / 2
+            numbers.append(f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="14" class="number"/>'
+                           f'<text x="{mx:.1f}" y="{my + 6:.1f}" text-anchor="middle" class="numeral">'
+                           f'{kept_order[index]}</text>')
+    return [line for kept, line in sorted(bridges, key=lambda b: b[0])] + numbers
 
 
 def _picture_words(outcome: WalkOutcome) -> str:
