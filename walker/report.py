@@ -171,7 +171,10 @@ def _review_notes(outcome: WalkOutcome) -> str:
         first = outcome.candidates[next(iter(outcome.hypothesis_ids))]
         terms = (first.grounding or {}).get("rare_terms") or []
         text += (f" Start with {first.title}" + (f": the thread is the words {', '.join(terms[:3])}" if terms else "")
-                 + ". Open both refs side by side and ask whether one mechanism really runs both.")
+                 + (". Open both refs side by side and ask whether one mechanism really runs both."
+                    if len(first.supporting_refs) <= 2 else
+                    f". Open its {len(first.supporting_refs)} refs side by side and ask whether one mechanism "
+                    "really runs them all."))
     text += (" A hypothesis is a question, not a conclusion: confirm one with `walker discharge`, or reject it "
              "with `walker reject` and the evidence. Nothing here has changed your notes.")
     return text
