@@ -279,3 +279,50 @@ def test_one_walk_never_keeps_two_hypotheses_on_the_same_refs(vault, model):
     assert len(PoolStore(vault).records("active")) == 1
     run = yaml.safe_load((vault / "walks" / "runs" / f"{summary['walk_id']}.yaml").read_text())
     assert ["same-refs-in-walk"] in [v["gate"]["rules"] for v in run["phases"]["critique"]]
+
+
+# --- the HTTP exchange alone, on httpx's mock transport (no server) ---------------------------------
+
+
+def engine_on(handler, **settings):
+    import httpx
+
+    from walker.walk.engines.llm import LLMEngine
+
+    engine = LLMEngine.from_extra({"engine": {"llm": {"base_url": "http://model.test/v1", "model": "m", "backoff": 0,
+                                                      **settings}}})
+    engine.transport = httpx.MockTransport(handler)
+    return engine
+
+
+def answer(content, status=200):
+    import httpx
+
+    return httpx.Response(status, json={"choices": [{"message": {"role": "assistant", "content": content}}]}
+                          if status == 200 else {"error": {"message": content}})
+
+
+def test_busy_answers_are_retried_then_the_answer_is_read():
+    seen = []
+
+    def handler(request):
+        seen.append(request)
+        return answer("busy", 503) if len(seen) < 3 else answer('{"ok": true}')
+
+    engine = engine_on(handler, retries=3)
+    assert engine._complete("inventory", 1, [{"role": "user", "content": "hi"}]) == '{"ok": true}'
+    assert len(seen) == 3 and str(seen[0].url) == "http://model.test/v1/chat/completions"
+    assert json.loads(seen[0].content)["model"] == "m"
+    assert engine.transcript[0]["retries"] == [503, 503]
+
+
+@pytest.mark.parametrize("response, says", [
+    (lambda r: answer("model 'm' not found", 404), "does not know the model"),
+    (lambda r: answer("slow down", 429), "kept answering 429"),
+    (lambda r: __import__("httpx").Response(200, json={"nothing": []}), "not in the chat-completions shape"),
+])
+def test_model_endpoint_failures_say_what_to_do(response, says):
+    from walker.walk.engines.llm import EngineError
+
+    with pytest.raises(EngineError, match=says):
+        engine_on(response, retries=1)._complete("roam", 1, [{"role": "user", "content": "hi"}])

@@ -130,8 +130,9 @@ def _models() -> Any:
 class LLMEngine:
     name = "llm"
 
-    def __init__(self, settings: LLMSettings) -> None:
+    def __init__(self, settings: LLMSettings, transport: Any = None) -> None:
         self.settings = settings
+        self.transport = transport  # an httpx transport; None: the network (tests pass httpx.MockTransport)
         self.transcript: list[dict[str, Any]] = []
         self._items: list[dict[str, Any]] = []
 
@@ -255,7 +256,8 @@ class LLMEngine:
         delay = s.backoff
         for retry in range(s.retries + 1):
             try:
-                response = httpx.post(url, json=body, headers=headers, timeout=s.timeout)
+                with httpx.Client(transport=self.transport, timeout=s.timeout) as client:
+                    response = client.post(url, json=body, headers=headers)
             except httpx.TimeoutException:
                 raise EngineError(f"{url} did not answer within {s.timeout:g} s ({phase}); the walk wrote nothing") from None
             except httpx.HTTPError as exc:
