@@ -67,11 +67,9 @@ class Scratch:
             return None
 
     def records(self, folder: str) -> list[dict[str, Any]]:
-        found = []
-        for path in sorted((self.root / "walks" / folder).glob("*.md")):
-            front = path.read_text(encoding="utf-8").split("---\n", 2)
-            found.append(yaml.safe_load(front[1]) if len(front) == 3 else {})
-        return found
+        from walker.pool.store import PoolStore
+
+        return [dict(r.data) for r in PoolStore(self.root).records(folder)]
 
 
 @contextmanager
@@ -146,22 +144,20 @@ def _critique(scratch: Scratch, item: Item, candidate: dict[str, Any]) -> dict[s
     return data["verdicts"][0] if data else None
 
 
-def _good_candidate(scratch: Scratch) -> dict[str, Any] | None:
+def _judge_changed(scratch: Scratch, item: Item, change: Callable[[dict[str, Any]], dict[str, Any]]) -> dict[str, Any] | None:
+    """The gate's verdict on the first kept hypothesis with ``change`` made to it, or None (none kept)."""
     active = scratch.records("active")
     if not active:
+        item.evidence.append("no kept hypothesis to build a candidate from")
         return None
     keep = ("claim", "supporting_refs", "applies_when", "disconfirm_if", "why_it_matters")
-    return {**CANDIDATE, **{k: active[0][k] for k in keep if k in active[0]}}
+    return _critique(scratch, item, change({**CANDIDATE, **{k: active[0][k] for k in keep if k in active[0]}}))
 
 
 def item_2(scratch: Scratch) -> Item:
     item = Item(2, "L0", "A walk pass rejects candidates lacking supporting_refs")
     _walked(scratch, item)
-    good = _good_candidate(scratch)
-    if good is None:
-        item.evidence.append("no kept hypothesis to build a candidate from")
-        return item
-    verdict = _critique(scratch, item, {**good, "supporting_refs": []})
+    verdict = _judge_changed(scratch, item, lambda good: {**good, "supporting_refs": []})
     item.passed = verdict is not None and not verdict["accepted"] and "no-refs" in verdict["rules"]
     return item
 
@@ -171,21 +167,16 @@ def item_3(scratch: Scratch) -> Item:
     code, output = scratch.run(item, "walk", str(scratch.root), "--seed", "The user is anxious and probably depressed "
                                "about the deadlines", "--now", NOW)
     refused = code == 2 and "attribute" in output
-    good = _good_candidate(scratch)
-    verdict = _critique(scratch, item, {**good, "claim": f"{good['claim']} It suggests the author is probably "
-                                        "anxious and cannot sleep well."}) if good else None
+    verdict = _judge_changed(scratch, item, lambda good: {**good, "claim": f"{good['claim']} It suggests the author "
+                                                          "is probably anxious and cannot sleep well."})
     item.passed = refused and verdict is not None and "sensitive-attribute" in verdict["rules"]
     return item
 
 
 def item_4(scratch: Scratch) -> Item:
     item = Item(4, "L0", "The critic rejects a claim that mentions facts absent from its supporting_refs")
-    good = _good_candidate(scratch)
-    if good is None:
-        item.evidence.append("no kept hypothesis to build a candidate from")
-        return item
-    verdict = _critique(scratch, item, {**good, "claim": f"{good['claim']} Kubernetes solved this in 2014, as "
-                                        "Little's law predicts."})
+    verdict = _judge_changed(scratch, item, lambda good: {**good, "claim": f"{good['claim']} Kubernetes solved this "
+                                                          "in 2014, as Little's law predicts."})
     item.passed = verdict is not None and "facts-absent-from-refs" in verdict["rules"]
     return item
 
@@ -289,6 +280,8 @@ def item_10(scratch: Scratch) -> Item:
 
 
 def item_11(scratch: Scratch) -> Item:
+    from walker.inbox import properties
+
     item = Item(11, "L0", "A confirmed hypothesis spawns a new conclusion note through the inbox; the record is "
                           "not converted in place")
     record = next(iter(scratch.records("active")), None)
@@ -301,7 +294,7 @@ def item_11(scratch: Scratch) -> Item:
     new = [p for p in scratch.root.rglob("*.md") if "walks" not in p.relative_to(scratch.root).parts
            and p not in notes_before]
     discharged = next((r for r in scratch.records("discharged") if r["id"] == record["id"]), None)
-    front = yaml.safe_load(new[0].read_text(encoding="utf-8").split("---\n", 2)[1]) if len(new) == 1 else {}
+    front = properties(new[0]) if len(new) == 1 else {}
     item.evidence.append(f"new notes: {[p.relative_to(scratch.root).as_posix() for p in new]}; inspired_by "
                          f"{front.get('inspired_by')}; source {front.get('source')!r}")
     item.passed = (len(new) == 1 and discharged is not None and front.get("inspired_by") == f"[[{record['id']}]]"
