@@ -183,16 +183,18 @@ def item_4(scratch: Scratch) -> Item:
 
 def item_5(scratch: Scratch) -> Item:
     item = Item(5, "L0", "Each phase (inventory, roam, critique) leaves a visible trace")
-    runs = {p: (yaml.safe_load(p.read_text(encoding="utf-8")) or {}).get("phases") or {}
-            for p in sorted((scratch.root / "walks" / "runs").glob("*.yaml"))}
+    from walker.pool.store import PoolStore
+
+    runs = PoolStore(scratch.root).runs()
     if not runs:
         item.evidence.append("no run record under walks/runs/")
         return item
-    run, phases = max(runs.items(), key=lambda kv: len(kv[1].get("critique") or ()))  # the walk that judged most
-    report = scratch.root / "walks" / "reports" / f"{run.stem}.md"
+    run = max(runs, key=lambda r: len((r.get("phases") or {}).get("critique") or ()))  # the walk that judged most
+    phases, walk_id = run.get("phases") or {}, str(run.get("walk_id"))
+    report = scratch.root / "walks" / "reports" / f"{walk_id}.md"
     text = report.read_text(encoding="utf-8") if report.is_file() else ""
     headings = [h for h in ("## Inventory", "## Candidate associations", "## Critic rejections") if h in text]
-    item.evidence.append(f"walks/runs/{run.name}: phases {', '.join(f'{k} ({len(v)})' for k, v in phases.items())}; "
+    item.evidence.append(f"walks/runs/{walk_id}.yaml: phases {', '.join(f'{k} ({len(v)})' for k, v in phases.items())}; "
                          f"report {report.name}: {', '.join(h[3:] for h in headings)}")
     item.passed = (set(phases) == {"inventory", "roam", "critique"} and all(len(v) > 0 for v in phases.values())
                    and len(headings) == 3)
