@@ -26,6 +26,7 @@ from walker.walk.sense import GLUE, Thread, surface_forms
 
 SAME_CONCEPT = 0.5  # notes this close in meaning, their thread left out, share a subject: not an analogy...
 OTHER_FOLDER_CONCEPT = 0.75  # ...and this close when they sit in different top-level folders
+DAILY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a daily note's title
 THREAD_WORDS = 2  # a thread the walk proposes runs through at least this many shared words
 DOMAIN_APART = 0.3  # folders whose subjects are less close than this are two domains (similarity.domain_closeness)
 ONE_FOLDER, ONE_DOMAIN, APART = "one folder", "one domain", "apart"
@@ -158,26 +159,26 @@ class Wording:
 
 def word(kind: str, pair: Pair, index: TextIndex) -> Wording:
     a, b = pair.a, pair.b
-    quotes = f"{_capital(a)}: “{pair.text_a}” {_capital(b)}: “{pair.text_b}”"
+    quotes = f"{capital(a)}: “{pair.text_a}” {capital(b)}: “{pair.text_b}”"
     thread = words_of(surface_forms(pair.text_a, pair.thread.terms[:3]))
     about_a = words_of(key_phrases(pair.text_a, index)) or thread
     about_b = words_of(key_phrases(pair.text_b, index)) or thread
     if kind == "missing-link":
         return Wording(
-            claim=f"{_capital(a)} and {b} are about the same thing, {thread}, yet no chain of two links joins them. {quotes}",
+            claim=f"{capital(a)} and {b} are about the same thing, {thread}, yet no chain of two links joins them. {quotes}",
             impact="add",
             impact_reason=f"a link between {a} and {b} would let each find what the other already says",
             applies_when=(f"Writing or revising a note about {about_a}.",
                           f"Looking for everything the vault already says about {thread}."),
             never_applies_when=(f"Looking up one exact detail about {about_b}, where a second note adds nothing.",),
-            disconfirm_if=(f"{_capital(a)} and {b} are already joined by a link, or by a note that links to both.",
+            disconfirm_if=(f"{capital(a)} and {b} are already joined by a link, or by a note that links to both.",
                            f"Read in full, {a} and {b} use {thread} for different things."),
             why_it_matters=f"Notes about one thing that do not link are found apart and kept apart; "
                            f"Obsidian's unlinked mentions only see a title, not {thread}.",
         )
     if kind == "tension":
         return Wording(
-            claim=f"{_capital(a)} and {b} pull in opposite directions on {thread}: one says what the other denies. {quotes}",
+            claim=f"{capital(a)} and {b} pull in opposite directions on {thread}: one says what the other denies. {quotes}",
             impact="rewrite",
             impact_reason=f"if both passages hold, {a} or {b} needs a condition that says when each applies",
             applies_when=(f"Deciding what to do about {thread}, with advice from more than one note.",
@@ -190,7 +191,7 @@ def word(kind: str, pair: Pair, index: TextIndex) -> Wording:
         )
     if kind == "answer":
         return Wording(
-            claim=f"{_capital(b)} may answer the question {a} leaves open, about {thread}. {quotes}",
+            claim=f"{capital(b)} may answer the question {a} leaves open, about {thread}. {quotes}",
             impact="add",
             impact_reason=f"the question in {a} has no answer linked to it; {b} may hold one",
             applies_when=(f"Coming back to the open question about {about_a}.",
@@ -202,7 +203,7 @@ def word(kind: str, pair: Pair, index: TextIndex) -> Wording:
                            f"the reply in {b} is {thread}-shaped.",
         )
     return Wording(
-        claim=(f"{_capital(a)} and {b} may describe one mechanism in two domains, through {thread}. {quotes}"),
+        claim=(f"{capital(a)} and {b} may describe one mechanism in two domains, through {thread}. {quotes}"),
         impact="add",
         impact_reason=f"{a} and {b} sit in different subjects and are not linked, so the bridge adds what neither has",
         applies_when=(f"Working out how {about_a} behaves, and open to a mechanism from another subject.",
@@ -222,5 +223,10 @@ def words_of(words: list[str]) -> str:
     return " and ".join(quoted) if len(quoted) <= 2 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
-def _capital(text: str) -> str:
+def note_name(title: str) -> str:
+    """How a note is named in a claim: its title, or "the note of 2026-04-04" for a daily note."""
+    return f"the note of {title}" if DAILY.fullmatch(title) else title
+
+
+def capital(text: str) -> str:
     return text[:1].upper() + text[1:]

@@ -16,7 +16,7 @@ from walker.refs import note_of
 from walker.similarity import stem
 from walker.walk.critic import PoolClaim
 from walker.walk.engines.base import WalkContext
-from walker.walk.kinds import Wording, key_phrases, words_of
+from walker.walk.kinds import Wording, capital, key_phrases, note_name, words_of
 from walker.walk.sense import surface_forms, thread
 
 _QUOTE = re.compile(r"“([^”]{12,})”")
@@ -54,7 +54,7 @@ def _widened(context: WalkContext, new: Candidate, old: PoolClaim) -> Candidate 
     carried = [t for t in joined.terms if set(t.split()) & thread_stems]
     if not carried:
         return None  # the third passage shares words with the new one, but not the thread of the pair
-    names = [_title(context, p) for p in (third_path, new.bridge[at]["path"], fresh_end["path"])]
+    names = [note_name(context.corpus.notes[p].title) for p in (third_path, new.bridge[at]["path"], fresh_end["path"])]
     texts = [third_text, new_quotes[at], fresh_text]
     return dataclasses.replace(new, **dataclasses.asdict(_wording(context, old.id, names, texts, carried)),
                                title=" ↔ ".join(names),
@@ -68,9 +68,9 @@ def _wording(context: WalkContext, old_id: str, names: list[str], texts: list[st
     x, y, z = names
     shared = words_of(surface_forms(texts[2], terms[:3]))
     about = [words_of(key_phrases(t, context.index)) or shared for t in texts]
-    quotes = " ".join(f"{n[:1].upper() + n[1:]}: “{t}”" for n, t in zip(names, texts))
+    quotes = " ".join(f"{capital(n)}: “{t}”" for n, t in zip(names, texts))
     return Wording(
-        claim=f"{x[:1].upper() + x[1:]}, {y} and {z} may be three places of one pattern, through {shared}. {quotes}",
+        claim=f"{capital(x)}, {y} and {z} may be three places of one pattern, through {shared}. {quotes}",
         impact="add",
         impact_reason=f"{old_id} joined {x} and {y}; {z} says the same about {shared}, so the pattern reaches "
                       "further than one pair",
@@ -95,6 +95,3 @@ def _group(context: WalkContext, path: str) -> str:
     return "seed" if path == hood.seed.path else next((i.group for i in hood.items if i.path == path), "")
 
 
-def _title(context: WalkContext, path: str) -> str:
-    title = context.corpus.notes[path].title
-    return f"the note of {title}" if re.fullmatch(r"\d{4}-\d{2}-\d{2}", title) else title

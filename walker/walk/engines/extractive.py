@@ -22,6 +22,7 @@ from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
 from walker.walk.kinds import (
     APART,
+    DAILY,
     DOMAIN_APART,
     ONE_DOMAIN,
     ONE_FOLDER,
@@ -31,6 +32,7 @@ from walker.walk.kinds import (
     Pair,
     classify,
     is_question,
+    note_name,
     word,
 )
 from walker.walk.sense import (
@@ -51,7 +53,6 @@ from walker.wander import (
 )
 
 GROUP_RANK = {"seed": -1, "near": 0, "middle": 1, "far": 2}  # pairs join two groups: the seed with any item, near with middle…
-DAILY = re.compile(r"\d{4}-\d{2}-\d{2}")
 ROAM_SIZE = 10
 MAX_KEPT = 3
 LIST_LIKE = 8
@@ -153,7 +154,7 @@ class ExtractiveEngine:
         same_concept = _one_subject(context, end_a.path, end_b.path, frozenset(rare), domains == ONE_FOLDER)
         joined = thread(text_a, text_b, context.index, same_concept)
         joined = joined._replace(terms=tuple(t for t in joined.terms if set(t.split()) & rare))
-        pair = Pair(_name(end_a), _name(end_b), text_a, text_b, joined, same_concept, linked=via is not None,
+        pair = Pair(note_name(end_a.title), note_name(end_b.title), text_a, text_b, joined, same_concept, linked=via is not None,
                     domains=domains,
                     everyday=everyday_terms(text_a, text_b, joined.terms, context.index),
                     cohesive=cohesive(joined.terms, context.index))
@@ -338,9 +339,5 @@ def _linked(context: WalkContext, a: str, b: str) -> bool:
 def _strength(candidate: Candidate) -> float:
     return float((candidate.grounding or {}).get("strength") or 0.0)
 
-
-def _name(entry: InventoryEntry) -> str:
-    """How a note is named in a claim: its title, or "the note of 2026-04-04" for a daily note."""
-    return f"the note of {entry.title}" if DAILY.fullmatch(entry.title) else entry.title
 
 
