@@ -8,7 +8,6 @@ import re
 
 import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-from wordfreq import zipf_frequency
 
 from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex, stem
 
@@ -84,6 +83,8 @@ ORDINARY_IN_VAULT = 0.05  # ...or the vault uses it in this share of its notes
 def _specific_words(text: str, haystack: str, index: TextIndex) -> list[str]:
     """Words of ``text`` that name something specific ("nginx", "limiter") and are in no cited passage:
     neither ordinary English nor common in this vault, in no form the passages use."""
+    from wordfreq import zipf_frequency  # 0.25 s to load: when a claim is first judged, not on import
+
     present = {stem(w) for w in re.findall(TOKEN_PATTERN, haystack)}
     common_idf = np.log(1 / ORDINARY_IN_VAULT) + 1  # smoothed idf of a word in that share of notes
     found = []
