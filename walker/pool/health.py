@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from walker.pool.lifecycle import Outcome, digest, find, finish_discharge, laundering, note_link, stamp, stored_at
+from walker.pool.lifecycle import Outcome, digest, find, finish_discharge, laundering, stamp, stored_at, vault_link
 from walker.pool.records import FOLDER_OF_STATUS, validate
 from walker.pool.store import POOL, STAGING_PREFIX, PoolStore, StoredRecord
 
@@ -131,7 +131,7 @@ def repair(store: PoolStore, problems: list[Problem], now: datetime) -> Outcome:
                 outcome.events.append(f"repair: [[{record.id}]] moved to {FOLDER_OF_STATUS[status]}/")
             elif problem.kind == "moved-conclusion" and problem.record:
                 record = stored_at(store, problem.path)
-                link = note_link(store.vault, store.vault / problem.record)
+                link = vault_link(store.vault, store.vault / problem.record)
                 store.update_record(record, {"conclusion": link})
                 outcome.events.append(f"repair: [[{record.id}]] points at its conclusion {link}")
             elif problem.kind == "duplicate":

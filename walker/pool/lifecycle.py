@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from walker.errors import WalkerError
-from walker.pool.records import FOLDER_OF_STATUS, NOTEWORTHY_STATUS
+from walker.pool.records import FOLDER_OF_STATUS, NOTEWORTHY_STATUS, note_link
 from walker.pool.store import PoolStore, StoredRecord, read_record
 from walker.refs import Ref
 
@@ -122,7 +122,7 @@ def finish_discharge(store: PoolStore, record: StoredRecord, note: Path, source:
     # The id is the stable address (a rename outside Obsidian breaks the link; `walker check` finds the
     # note by id and mends it); the link is what Obsidian opens and keeps up to date on a rename inside it.
     conclusion_id = str(properties(note).get("id") or "")
-    link = note_link(store.vault, note)
+    link = vault_link(store.vault, note)
     changes = {"status": "discharged", "discharged": now.date().isoformat(), "conclusion_id": conclusion_id,
                "conclusion": link, "discharge_source": source}
     outcome.written.append(store.update_record(record, changes, "discharged"))
@@ -308,9 +308,9 @@ def stored_at(store: PoolStore, rel: str) -> StoredRecord:
     return read_record(path, path.parent.name)
 
 
-def note_link(vault: Path, note: Path) -> str:
-    rel = note.resolve().relative_to(vault.resolve()).as_posix().removesuffix(".md")
-    return f"[[{rel}|{rel.rsplit('/', 1)[-1]}]]"
+def vault_link(vault: Path, note: Path) -> str:
+    """The wikilink to a file of the vault, given its path on disk."""
+    return note_link(note.resolve().relative_to(vault.resolve()).as_posix())
 
 
 def stamp(now: datetime) -> str:
