@@ -176,3 +176,30 @@ def test_an_analogy_in_different_words_passes_critique_and_a_homonym_does_not(tm
     result = CliRunner().invoke(main, ["critique", str(tmp_path / "candidates.yaml"), str(vault)])
     assert "analogy: kept" in result.output, result.output
     assert "homonym: rejected" in result.output and "  homonym:" in result.output
+
+
+def test_one_shared_two_word_term_is_a_thread_and_one_word_is_not(ws):
+    """"worm bin" in both passages is one concept named in two words; "bin" alone would be one word."""
+    one_term = pair(ws, "Kitchen scraps go to the worm bin before they reach the heap.",
+                    "The worm bin heats and smells when food piles up faster than the worms eat.", domains=ONE_DOMAIN)
+    assert one_term.specific == ("worm bin",) and one_term.specific_words == 2
+    assert classify(one_term) == "missing-link"
+    one_word = pair(ws, "Kitchen scraps go to the bin before they reach the heap.",
+                    "The worm bin heats and smells when food piles up faster than the worms eat.", domains=ONE_DOMAIN)
+    assert one_word.specific_words < 2 and classify(one_word) is None
+
+
+def test_two_subfolders_of_one_folder_are_not_side_by_side(tmp_path):
+    from walker.walk.engines.extractive import _domains
+
+    vault = write_vault(tmp_path / "vault", {
+        "Testing/Smoke/Plan.md": "# Plan\n\nWe still have no automated test for the renderer.\n",
+        "Testing/Smoke/Steps.md": "# Steps\n\nOpen the console and click the button.\n",
+        "Testing/HTML/Query.md": "# Query\n\nThe goal is an automated test of the renderer.\n",
+        "Notes/One.md": "# One\n\nA note.\n", "Notes/Two.md": "# Two\n\nAnother note.\n",
+    })
+    other = Workspace.open(vault)
+    hood = Neighbourhood(Seed("Notes/One.md", "", "Notes/One.md", "given", ""), (), (), (), (), ())
+    context = WalkContext(other.corpus, other.index, other.links, hood, CriticContext(other.corpus, other.index, set(), []), {})
+    assert _domains(context, "Testing/Smoke/Plan.md", "Testing/Smoke/Steps.md") == ONE_FOLDER
+    assert _domains(context, "Testing/Smoke/Plan.md", "Testing/HTML/Query.md") != ONE_FOLDER

@@ -55,14 +55,19 @@ class Pair:
         """The thread's terms that are not everyday words."""
         return tuple(t for t in self.thread.terms if t not in self.everyday)
 
+    @property
+    def specific_words(self) -> int:
+        """How many words the specific terms hold: two shared words, or one shared two-word term."""
+        return sum(len(t.split()) for t in self.specific)
+
 
 def classify(pair: Pair) -> str | None:
     """The kind a pair makes, or None when it makes no hypothesis worth a reader's time."""
-    if len(pair.thread.terms) < THREAD_WORDS:
+    if sum(len(t.split()) for t in pair.thread.terms) < THREAD_WORDS:
         return None
     if is_question(pair.text_a) and not is_question(pair.text_b):
         return "answer"  # the question itself says what the passages are about; everyday words may carry it
-    if len(pair.specific) < THREAD_WORDS or not pair.cohesive:
+    if pair.specific_words < THREAD_WORDS or not pair.cohesive:
         return None  # "a particular string" and "a particular date": everyday words join anything to anything
     if _same_words(pair.text_a, pair.text_b):
         return None  # one passage pasted into two notes is a copy, not a discovery
@@ -93,7 +98,7 @@ def disconfirmed(kind: str, pair: Pair) -> bool:
     if kind == "answer":
         return not is_question(pair.text_a) or len(_stems(pair.text_a) & _stems(pair.text_b)) < THREAD_WORDS
     if kind == "analogy":
-        return len(pair.specific) < THREAD_WORDS or not pair.cohesive or pair.same_concept or pair.domains != APART
+        return pair.specific_words < THREAD_WORDS or not pair.cohesive or pair.same_concept or pair.domains != APART
     raise ValueError(f"unknown kind {kind!r}")
 
 

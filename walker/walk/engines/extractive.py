@@ -214,7 +214,7 @@ class Propositions:
             if paragraph.is_task:
                 continue
             for sentence in sentences(paragraph.text):
-                if not is_proposition(sentence, note.title) or not 5 <= len(sentence.split()) <= 60:
+                if not is_proposition(sentence, note.title) or not 6 <= len(sentence.split()) <= 60:
                     continue
                 if _listiness(sentence) >= LIST_LIKE:
                     continue  # an ingredient list or a table row is not a claim worth bridging
@@ -267,7 +267,9 @@ def _one_subject(context: WalkContext, a: str, b: str, thread: frozenset[str], s
 
 
 def _domains(context: WalkContext, a: str, b: str) -> str:
-    if "/" in a and a.partition("/")[0] == b.partition("/")[0]:
+    """Where two notes sit: side by side in one folder, in one domain (top-level folders close in meaning, or
+    two subfolders of one), or apart."""
+    if "/" in a and a.rpartition("/")[0] == b.rpartition("/")[0]:
         return ONE_FOLDER
     return ONE_DOMAIN if context.index.domain_closeness(a, b) >= DOMAIN_APART else APART
 
