@@ -3,10 +3,11 @@
 import json
 import os
 import re
+import shutil
 
 import pytest
 from click.testing import CliRunner
-from conftest import SAMPLE_VAULT, copy_vault_files, write_vault
+from conftest import REAL_VAULTS, SAMPLE_VAULT, copy_vault_files, write_vault
 
 from walker.cli import main
 from walker.corpus.parse import parse_note
@@ -77,3 +78,13 @@ def test_recent_seeds_follow_now_and_ignore_copied_file_times(tmp_path):
     seeds = json.loads(cli("seeds", vault, "--now", "2026-12-03T07:50:00", "--json").output)
     dated = {"Systems/Timeouts.md"}  # its `created` property is recent; every other note's date is a file time
     assert all("edited" not in s["reason"] for s in seeds["recent"] if s["path"] not in dated)
+
+
+def test_a_copied_vault_without_dates_still_has_forgotten_seeds(tmp_path):
+    """No property or file time says when a note was last read; its few links still say nobody comes back to it."""
+    vault = tmp_path / "docs"
+    shutil.copytree(REAL_VAULTS / "obsidian-tasks-docs", vault)
+    for path in vault.rglob("*.md"):
+        os.utime(path, ns=(1_800_000_000 * 10**9, 1_800_000_000 * 10**9))
+    seeds = json.loads(cli("seeds", vault, "--now", "2026-12-03T07:50:00", "--json").output)
+    assert seeds["forgotten"] and all("no date known" in s["reason"] for s in seeds["forgotten"])

@@ -64,8 +64,10 @@ def candidate_seeds(
         if signals:
             questions.append(seed(path, "open-question", "; ".join(signals), len(signals)))
         backlinks = len(links.get(path, ()))
-        if age is not None and age >= settings.forgotten_days and backlinks <= 1:
+        if backlinks <= 1 and age is not None and age >= settings.forgotten_days:
             forgotten.append(seed(path, "forgotten", f"untouched for {age} days, {backlinks} links", age / (1 + backlinks)))
+        elif backlinks <= 1 and age is None:  # no date says when it was last read: its few links say it was not
+            forgotten.append(seed(path, "forgotten", f"{backlinks} links and no date known", 1 / (1 + backlinks)))
     return {"recent": _best(corpus, index, recent, limit), "revisited": _best(corpus, index, revisited, limit),
             "open-question": _best(corpus, index, questions, limit),
             "forgotten": _best(corpus, index, forgotten, max(limit, 10))}
