@@ -103,3 +103,27 @@ def test_a_change_to_the_parsing_code_starts_a_fresh_cache(tmp_path, monkeypatch
     current = cache.ParseCache(tmp_path / "c", tmp_path, "x").path
     monkeypatch.setattr(cache, "source_digest", lambda folder, names: "another parser")
     assert cache.ParseCache(tmp_path / "c", tmp_path, "x").path != current  # a fresh cache file
+
+
+def test_the_index_reads_paragraphs_from_the_parse_not_the_files_again(tmp_path, monkeypatch):
+    from walker.corpus import load as load_module
+    from walker.corpus.text import read_paragraphs
+    from walker.similarity import build_index
+
+    vault = write_vault(tmp_path / "v", {
+        **{f"n{i}.md": f"# Note {i}\n\nCompost heats when the heap is {i} days old. ^b{i}\n\n- [ ] turn it\n"
+           for i in range(30)},
+        "odd.md": "%% hidden %%\n\n```\ncode [[x]]\n```\n\nA sentence after the code block.\n",
+    })
+    corpus = load_corpus(vault)
+    expected = {p: read_paragraphs(vault, note) for p, note in corpus.notes.items()}
+
+    def no_second_read(*_args):
+        raise AssertionError("a note was read a second time")
+
+    monkeypatch.setattr(load_module, "read_paragraphs", no_second_read)
+    assert load_module.note_paragraphs(corpus) == expected  # the same paragraphs, from the parse
+    assert build_index(corpus).paragraphs["odd.md"] == expected["odd.md"]
+    # Without a cache (or with rows that no longer match), the files are read: the answer never changes.
+    monkeypatch.undo()
+    assert load_module.note_paragraphs(load_corpus(vault, use_cache=False)) == expected

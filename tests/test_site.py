@@ -1,5 +1,6 @@
 """The review site: strict builds, converted links, sanitised note text."""
 
+import json
 import os
 import re
 import shutil
@@ -207,3 +208,12 @@ def test_a_reviewers_notes_show_on_the_hypothesis_page(tmp_path):
     page = (tmp_path / "site" / "hypotheses" / f"{record.stem}.html").read_text(encoding="utf-8")
     assert "Compare with" in page and "before deciding" in page and "<b>not</b>" not in page
     assert re.search(r'<a href="[^"]*Levain', page)
+
+
+def test_search_covers_walker_pages_not_the_notes_they_cite(built):
+    _, site = built
+    index = json.loads(re.search(r"\{.*\}", (site / "search" / "search_index.js").read_text(encoding="utf-8"), re.S).group(0))
+    locations = {doc["location"].split("#")[0] for doc in index["docs"]}
+    assert any(loc.startswith("hypotheses/hyp-") for loc in locations)  # a claim is found by its words
+    assert not any(loc.startswith("notes/") for loc in locations)  # a note's own text is searched in Obsidian
+    assert list((site / "notes").rglob("*.html"))  # its page is still there to read

@@ -19,6 +19,7 @@ import numpy as np
 from scipy import sparse
 
 from walker.corpus.cache import source_digest
+from walker.corpus.load import note_paragraphs
 from walker.corpus.model import Corpus
 from walker.corpus.text import Paragraph, read_paragraphs, strip_tags
 from walker.vocabulary import (
@@ -291,7 +292,7 @@ def load_index(corpus: Corpus, use_cache: bool = True) -> TextIndex:
 
 def build_index(corpus: Corpus) -> TextIndex:
     paths = list(corpus.notes)
-    paragraphs = {p: read_paragraphs(corpus.root, corpus.notes[p]) for p in paths}
+    paragraphs = note_paragraphs(corpus)
     pieces = _Pieces()
     section_keys: list[tuple[int, int]] = []
     section_rows: dict[str, tuple[int, int]] = {}

@@ -12,16 +12,19 @@ import hashlib
 import marshal
 import sqlite3
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from walker.corpus.model import Block, Heading, ParsedNote, RawLink, Section
+from walker.corpus.text import Paragraph
 
 PARSER_VERSION = 3
 # The code that decides what a row holds. Its source is part of the cache's name, so a change to how a
-# link, tag, heading or block is read (or how a row is stored) starts a fresh cache without anyone
-# remembering to bump PARSER_VERSION.
-PARSE_RULES = ("parse.py", "resolve.py", "model.py", "cache.py")
+# link, tag, heading, block or paragraph is read (or how a row is stored) starts a fresh cache without
+# anyone remembering to bump PARSER_VERSION.
+PARSE_RULES = ("parse.py", "resolve.py", "model.py", "cache.py", "text.py")
 
 
 def source_digest(folder: Path, names: tuple[str, ...]) -> str:
@@ -47,7 +50,8 @@ class ParseCache:
         self.path = folder / f"vault-{key}.sqlite"
         self._db = sqlite3.connect(self.path)
         self._db.execute(
-            "CREATE TABLE IF NOT EXISTS files (path TEXT PRIMARY KEY, mtime_ns INTEGER, size INTEGER, data BLOB)"
+            "CREATE TABLE IF NOT EXISTS files "
+            "(path TEXT PRIMARY KEY, mtime_ns INTEGER, size INTEGER, data BLOB, paragraphs BLOB)"
         )
         # Where each note's links lead. Valid while the note is unchanged and the vault holds exactly
         # the same set of paths (``digest``): resolution depends on nothing else.
@@ -56,20 +60,43 @@ class ParseCache:
             "(path TEXT PRIMARY KEY, digest TEXT, mtime_ns INTEGER, size INTEGER, data BLOB)"
         )
 
+    @classmethod
+    @contextmanager
+    def reading(cls, path: Path) -> Iterator[ParseCache]:
+        """An existing cache file, opened to read what an earlier load stored."""
+        cache = cls.__new__(cls)
+        cache.path = path
+        cache._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            yield cache
+        finally:
+            cache.close()
+
     def load(self) -> dict[str, tuple[int, int, bytes]]:
         """All rows as path -> (mtime_ns, size, serialized entry); decoded lazily by ``entry``."""
         rows = self._db.execute("SELECT path, mtime_ns, size, data FROM files")
         return {path: (mtime, size, data) for path, mtime, size, data in rows}
 
-    def store(self, entries: dict[str, tuple[int, int, Entry]], keep: set[str]) -> None:
-        """Write new entries and forget files that are gone, in one transaction."""
+    def store(self, entries: dict[str, tuple[int, int, Entry]], keep: set[str],
+              paragraphs: dict[str, list[Paragraph]] | None = None) -> None:
+        """Write new entries (and the paragraphs read with them) and forget files that are gone, in one
+        transaction."""
+        paragraphs = paragraphs or {}
         with self._db:
             self._db.executemany(
-                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?)",
-                [(path, mtime, size, dumps(entry)) for path, (mtime, size, entry) in entries.items()],
+                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?)",
+                [(path, mtime, size, dumps(entry),
+                  marshal.dumps(tuple(tuple(p) for p in paragraphs[path])) if path in paragraphs else None)
+                 for path, (mtime, size, entry) in entries.items()],
             )
             stale = [(p,) for (p,) in self._db.execute("SELECT path FROM files") if p not in keep]
             self._db.executemany("DELETE FROM files WHERE path = ?", stale)
+
+    def paragraphs(self, stamps: dict[str, tuple[int, int]]) -> dict[str, list[Paragraph]]:
+        """The stored paragraphs of the notes whose (mtime_ns, size) still match ``stamps``."""
+        rows = self._db.execute("SELECT path, mtime_ns, size, paragraphs FROM files WHERE paragraphs IS NOT NULL")
+        return {path: [_new(Paragraph, p) for p in marshal.loads(data)]
+                for path, mtime, size, data in rows if stamps.get(path) == (mtime, size)}
 
     def load_resolutions(self, digest: str) -> dict[str, tuple[int, int, bytes]]:
         rows = self._db.execute("SELECT path, mtime_ns, size, data FROM resolved WHERE digest = ?", (digest,))

@@ -8,6 +8,7 @@ import hashlib
 import marshal
 import multiprocessing
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -21,6 +22,7 @@ from walker.corpus.model import Corpus, ParsedNote, Skipped, VaultFile
 from walker.corpus.parse import BinaryFileError, decode, parse_note
 from walker.corpus.resolve import Resolver, find_subpath
 from walker.corpus.scan import list_vault
+from walker.corpus.text import Paragraph, paragraphs_of, read_paragraphs
 from walker.errors import VaultNotFound
 
 Progress = Callable[[int, int], None]
@@ -81,7 +83,8 @@ def _load(vault: Path | str, settings: Settings | None, use_cache: bool, progres
     report = (lambda done: progress(done, len(corpus_notes))) if progress else None
     if report:
         report(hits)
-    fresh = _parse_all(to_parse, settings, report)
+    parsed = _parse_all(to_parse, settings, report)
+    fresh = {p: entry for p, (entry, _) in parsed.items()}
     entries.update(fresh)
     notes = {p: e for p, e in entries.items() if isinstance(e, ParsedNote)}
     stamps = {f.path: (f.mtime_ns, f.size) for f in corpus_notes}
@@ -93,6 +96,7 @@ def _load(vault: Path | str, settings: Settings | None, use_cache: bool, progres
         cache.store(
             {p: (by_path[p].mtime_ns, by_path[p].size, e) for p, e in fresh.items()},
             keep={f.path for f in corpus_notes},
+            paragraphs={p: paragraphs for p, (_, paragraphs) in parsed.items() if paragraphs is not None},
         )
         known = {p: marshal.loads(data) for p, (mtime, size, data) in cache.load_resolutions(digest).items()
                  if stamps.get(p) == (mtime, size)}
@@ -106,6 +110,7 @@ def _load(vault: Path | str, settings: Settings | None, use_cache: bool, progres
     warnings = [(n.path, w) for n in notes.values() for w in n.warnings] + list(listing.warnings)
     return Corpus(
         root=str(root),
+        cache_file=str(cache.path) if cache else None,
         files=listing.files,
         notes=dict(sorted(notes.items())),
         resolutions=resolutions,
@@ -148,12 +153,28 @@ def broken_subpaths(corpus: Corpus) -> list[tuple[str, str]]:
     return warnings
 
 
+def note_paragraphs(corpus: Corpus) -> dict[str, list[Paragraph]]:
+    """Every note's paragraphs: as the parse read them (stored with its rows), else read from the file."""
+    stored: dict[str, list[Paragraph]] = {}
+    if corpus.cache_file and Path(corpus.cache_file).is_file():
+        stamps = {f.path: (f.mtime_ns, f.size) for f in corpus.files if f.path in corpus.notes}
+        try:
+            with ParseCache.reading(Path(corpus.cache_file)) as cache:
+                stored = cache.paragraphs(stamps)
+        except sqlite3.Error:
+            stored = {}  # a damaged cache is read around, never trusted
+    return {p: stored[p] if p in stored else read_paragraphs(corpus.root, note) for p, note in corpus.notes.items()}
+
+
+Parsed = tuple[Entry, "list[Paragraph] | None"]  # what a file holds, and its paragraphs when it is a note
+
+
 def _parse_all(
     files: list[VaultFile], settings: Settings, progress: Callable[[int], None] | None
-) -> dict[str, Entry]:
+) -> dict[str, Parsed]:
     jobs = [(f.abspath, f.path, f.size, settings.max_note_mb, settings.index_comments) for f in files]
     workers = settings.workers or os.cpu_count() or 1
-    results: dict[str, Entry] = {}
+    results: dict[str, Parsed] = {}
     if len(jobs) < PARALLEL_THRESHOLD or workers == 1:
         for job in jobs:
             results[job[1]] = read_and_parse(*job)
@@ -163,30 +184,33 @@ def _parse_all(
     context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
         chunk = max(16, len(jobs) // (workers * 8))
-        for (_, path, *_rest), entry in zip(jobs, pool.map(_parse_job, jobs, chunksize=chunk)):
-            results[path] = entry
+        for (_, path, *_rest), parsed in zip(jobs, pool.map(_parse_job, jobs, chunksize=chunk)):
+            results[path] = parsed
             if progress:
                 progress(1)
     return results
 
 
-def _parse_job(job: tuple[str, str, int, float, bool]) -> Entry:
+def _parse_job(job: tuple[str, str, int, float, bool]) -> Parsed:
     return read_and_parse(*job)
 
 
-def read_and_parse(abspath: str, path: str, size: int, max_mb: float, index_comments: bool) -> Entry:
-    """Parse one file, or say in a few words why it was skipped. Never raises on bad content."""
+def read_and_parse(abspath: str, path: str, size: int, max_mb: float, index_comments: bool) -> Parsed:
+    """Parse one file, or say in a few words why it was skipped. Never raises on bad content.
+
+    The note's paragraphs (the text the TF-IDF index and the quotes are made of) come from the same
+    read, so a first walk never reads a file twice."""
     if size > max_mb * 1024 * 1024:
-        return f"too large to parse ({size / 1048576:.1f} MB > max_note_mb = {max_mb:g}); still linkable"
+        return f"too large to parse ({size / 1048576:.1f} MB > max_note_mb = {max_mb:g}); still linkable", None
     try:
         with open(abspath, "rb") as handle:
             raw = handle.read()
         text, warnings = decode(raw)
     except BinaryFileError as exc:
-        return str(exc)
+        return str(exc), None
     except OSError as exc:
-        return f"unreadable: {exc.strerror or exc}"
+        return f"unreadable: {exc.strerror or exc}", None
     note = parse_note(path, text, index_comments=index_comments)
     if warnings:
         note = dataclasses.replace(note, warnings=tuple(warnings) + note.warnings)
-    return note
+    return note, paragraphs_of(text, note)

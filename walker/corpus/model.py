@@ -133,6 +133,7 @@ class Corpus:
     skipped: tuple[Skipped, ...]
     warnings: tuple[tuple[str, str], ...]  # (path, message)
     stats: dict[str, float] = field(default_factory=dict)
+    cache_file: str | None = None  # the parse cache this corpus was read with: it also holds the paragraphs
 
     @cached_property
     def links(self) -> tuple[Link, ...]:

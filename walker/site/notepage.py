@@ -44,7 +44,12 @@ def note_page(root: Path, path: str, page: str, corpus: Corpus, links: SiteLinks
         opener += (f"\n\n!!! warning \"Flattened\"\n    {capped} lines nest lists or quotes deeper than {MAX_NESTING} "
                    "levels; they are shown at that depth. Obsidian shows the note as written.")
     title, _, rest = body.partition("\n") if heading else (f"# {as_text(note.title)}", "", body)
-    return f"{title}\n\n{opener}\n\n{rest}\n"
+    return f"{NOT_SEARCHED}{title}\n\n{opener}\n\n{rest}\n"
+
+
+# The site's search is for walker's pages (reports, hypotheses); a note is searched in Obsidian. Leaving
+# thousands of cited notes out keeps the index small and the build fast.
+NOT_SEARCHED = "---\nsearch:\n  exclude: true\n---\n"
 
 
 PAGE_LINES = 3000  # a cited note's page shows at most this many lines...
