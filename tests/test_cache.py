@@ -127,3 +127,17 @@ def test_the_index_reads_paragraphs_from_the_parse_not_the_files_again(tmp_path,
     # Without a cache (or with rows that no longer match), the files are read: the answer never changes.
     monkeypatch.undo()
     assert load_module.note_paragraphs(load_corpus(vault, use_cache=False)) == expected
+
+
+def test_every_module_the_parse_rules_import_is_part_of_the_cache_key():
+    """A rule moved into a new module must not fall out of the key: the rules' own imports are in it."""
+    import ast
+
+    from walker.corpus import cache
+
+    folder = Path(cache.__file__).parent
+    for name in cache.PARSE_RULES:
+        tree = ast.parse((folder / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("walker.corpus."):
+                assert node.module.rsplit(".", 1)[1] + ".py" in cache.PARSE_RULES, (name, node.module)

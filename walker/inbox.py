@@ -17,7 +17,7 @@ from pathlib import Path
 import yaml
 
 from walker.config import inbox_path
-from walker.corpus.parse import split_frontmatter
+from walker.corpus.properties import split_frontmatter
 from walker.errors import ConfigError, WalkerError
 from walker.pool.records import ref_link
 from walker.safeyaml import refuse_aliases

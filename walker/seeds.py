@@ -50,10 +50,7 @@ def candidate_seeds(
         if age is not None and age < 0:
             age = None  # worked on after --now: not "recent" or "forgotten" as of then
         if in_window or (age is not None and 0 <= age <= settings.recent_days):
-            count = f"{len(in_window)} daily note{'' if len(in_window) == 1 else 's'}"
-            recent.append(seed(path, "recent", f"mentioned in {count} in the last {settings.recent_days} days"
-                               + (f", edited {age} days ago" if age is not None and age <= settings.recent_days else ""),
-                               2 * len(in_window) + (1 if age is not None and age <= settings.recent_days else 0)))
+            recent.append(seed(path, "recent", *_recent(len(in_window), age, settings.recent_days)))
         dates = set(mentions.get(path, []))
         folders = backlink_folders.get(path, set())
         if len(dates) >= 2 or len(folders) >= 3:
@@ -64,13 +61,24 @@ def candidate_seeds(
         if signals:
             questions.append(seed(path, "open-question", "; ".join(signals), len(signals)))
         backlinks = len(links.get(path, ()))
-        if backlinks <= 1 and age is not None and age >= settings.forgotten_days:
-            forgotten.append(seed(path, "forgotten", f"untouched for {age} days, {backlinks} links", age / (1 + backlinks)))
-        elif backlinks <= 1 and age is None:  # no date says when it was last read: its few links say it was not
-            forgotten.append(seed(path, "forgotten", f"{backlinks} links and no date known", 1 / (1 + backlinks)))
+        if backlinks <= 1 and (age is None or age >= settings.forgotten_days):
+            forgotten.append(seed(path, "forgotten", *_forgotten(backlinks, age)))
     return {"recent": _best(corpus, index, recent, limit), "revisited": _best(corpus, index, revisited, limit),
             "open-question": _best(corpus, index, questions, limit),
             "forgotten": _best(corpus, index, forgotten, max(limit, 10))}
+
+
+def _recent(mentions: int, age: int | None, window: int) -> tuple[str, float]:
+    count = f"{mentions} daily note{'' if mentions == 1 else 's'}"
+    edited = age is not None and age <= window
+    return (f"mentioned in {count} in the last {window} days" + (f", edited {age} days ago" if edited else ""),
+            2 * mentions + (1 if edited else 0))
+
+
+def _forgotten(backlinks: int, age: int | None) -> tuple[str, float]:
+    if age is None:  # no date says when it was last read: its few links say nobody comes back to it
+        return f"{backlinks} links and no date known", 1 / (1 + backlinks)
+    return f"untouched for {age} days, {backlinks} links", age / (1 + backlinks)
 
 
 def _mentions(corpus: Corpus, dailies: dict[str, date]) -> tuple[dict[str, list[date]], dict[str, set[str]]]:

@@ -27,6 +27,7 @@ from walker.vocabulary import (
     TOKEN_PATTERN,
     cache_name,
 )
+from walker.weights import Pieces
 
 TITLE_WEIGHT = 3
 CONCEPT_AXES = 100
@@ -258,7 +259,7 @@ def fingerprint(corpus: Corpus) -> str:
     return digest.hexdigest()
 
 
-_INDEX_RULES = "|".join([source_digest(Path(__file__).parent, ("similarity.py", "vocabulary.py")),
+_INDEX_RULES = "|".join([source_digest(Path(__file__).parent, ("similarity.py", "vocabulary.py", "weights.py")),
                          source_digest(Path(__file__).parent / "corpus", ("text.py",))])
 
 
@@ -293,7 +294,7 @@ def load_index(corpus: Corpus, use_cache: bool = True) -> TextIndex:
 def build_index(corpus: Corpus) -> TextIndex:
     paths = list(corpus.notes)
     paragraphs = note_paragraphs(corpus)
-    pieces = _Pieces()
+    pieces = Pieces()
     section_keys: list[tuple[int, int]] = []
     section_rows: dict[str, tuple[int, int]] = {}
     for row, path in enumerate(paths):
@@ -323,44 +324,6 @@ def build_index(corpus: Corpus) -> TextIndex:
         section_rows, terms, idf, rare, _concepts(notes), _everyday(str(t) for t in terms[rare]),
         Paragraphs(corpus, paragraphs),
     )
-
-
-class _Pieces:
-    """Texts tokenised once each, then summed into note rows and section rows. TfidfVectorizer would read
-    every paragraph twice (once in its note, once in its section); the weights come out the same."""
-
-    def __init__(self) -> None:
-        self.texts: list[str] = []
-        self.notes: list[tuple[int, int]] = []  # (note row, piece)
-        self.sections: list[tuple[int, int]] = []  # (section row, piece)
-
-    def add(self, text: str, note: int | None = None, section: int | None = None) -> None:
-        if note is not None:
-            self.notes.append((note, len(self.texts)))
-        if section is not None:
-            self.sections.append((section, len(self.texts)))
-        self.texts.append(text)
-
-    def weigh(self, note_count: int, section_count: int, max_df: float) -> tuple[Any, Any, np.ndarray, np.ndarray]:
-        from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
-
-        counter = CountVectorizer(token_pattern=TOKEN_PATTERN, stop_words="english", dtype=np.float32)
-        counts = counter.fit_transform(self.texts).tocsr()
-        note_counts = (self._sum(self.notes, note_count) @ counts).tocsr()
-        section_counts = (self._sum(self.sections, section_count) @ counts).tocsr()
-        document_frequency = np.bincount(note_counts.indices, minlength=counts.shape[1])
-        keep = np.flatnonzero((document_frequency > 0) & (document_frequency <= max_df * note_count))
-        if not len(keep):
-            raise ValueError("no terms remain")
-        weigh = TfidfTransformer(sublinear_tf=True).fit(note_counts[:, keep])
-        notes = weigh.transform(note_counts[:, keep]).astype(np.float32).tocsr()
-        sections = weigh.transform(section_counts[:, keep]).astype(np.float32).tocsr()
-        return notes, sections, counter.get_feature_names_out()[keep], weigh.idf_.astype(np.float32)
-
-    def _sum(self, pairs: list[tuple[int, int]], rows: int) -> Any:
-        """A 0/1 matrix that adds up each row's pieces."""
-        data = np.ones(len(pairs), dtype=np.float32)
-        return sparse.csr_matrix((data, ([r for r, _ in pairs], [p for _, p in pairs])), shape=(rows, len(self.texts)))
 
 
 def _folder(path: str) -> str:

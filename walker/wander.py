@@ -221,17 +221,18 @@ def neighbourhood(
 
     reachable = [d for p, d in distance.items() if p != seed.path]
     cutoff = max(3, math.ceil(float(np.percentile(reachable, 75)))) if reachable else 3
-    far_pool = [
-        p for p in others
-        if p not in taken and (distance.get(p) is None or distance[p] >= cutoff)
-        and p not in sharing
-        and not _inside(folder_of(p), seed_folder)
-        and similarity[p] < NEAR_DUPLICATE
-    ]
+    far_pool = [p for p in others if p not in taken and p not in sharing
+                and _far_enough(p, distance, cutoff, seed_folder, similarity)]
     far = [make(p, "far", reason, rare, via) for p, reason, rare, via in
            _draw_far(far_pool, seed.path, index, links, hubs, distance, cutoff, settings.far, rng)]
     return Neighbourhood(seed, tuple(near), tuple(middle), tuple(far), tuple(sorted(hubs)),
                          _short_groups(near, far, links, settings))
+
+
+def _far_enough(path: str, distance: dict[str, int], cutoff: int, seed_folder: str, similarity: dict[str, float]) -> bool:
+    """Unconnected or at least ``cutoff`` links away, outside the seed's folder, and not a copy of it."""
+    return ((distance.get(path) is None or distance[path] >= cutoff) and not _inside(folder_of(path), seed_folder)
+            and similarity[path] < NEAR_DUPLICATE)
 
 
 def _check_walkable(corpus: Corpus, seed: Seed) -> None:

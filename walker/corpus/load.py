@@ -70,15 +70,7 @@ def _load(vault: Path | str, settings: Settings | None, use_cache: bool, progres
     corpus_notes = [f for f in listing.files if f.is_note and f.in_corpus]
 
     cache = ParseCache(cache_dir(), root, f"comments={settings.index_comments}|max_mb={settings.max_note_mb!r}") if use_cache else None
-    cached = cache.load() if cache else {}
-    entries: dict[str, Entry] = {}
-    to_parse: list[VaultFile] = []
-    for file in corpus_notes:
-        row = cached.get(file.path)
-        if row and row[0] == file.mtime_ns and row[1] == file.size:
-            entries[file.path] = loads(file.path, row[2])
-        else:
-            to_parse.append(file)
+    entries, to_parse = _cached_entries(cache, corpus_notes)
     hits = len(entries)
     report = (lambda done: progress(done, len(corpus_notes))) if progress else None
     if report:
@@ -87,10 +79,6 @@ def _load(vault: Path | str, settings: Settings | None, use_cache: bool, progres
     fresh = {p: entry for p, (entry, _) in parsed.items()}
     entries.update(fresh)
     notes = {p: e for p, e in entries.items() if isinstance(e, ParsedNote)}
-    stamps = {f.path: (f.mtime_ns, f.size) for f in corpus_notes}
-    paths = [f.path for f in listing.files]
-    digest = hashlib.sha1("\n".join(paths).encode()).hexdigest()
-    known = {}
     if cache:
         by_path = {f.path: f for f in to_parse}
         cache.store(
@@ -98,13 +86,8 @@ def _load(vault: Path | str, settings: Settings | None, use_cache: bool, progres
             keep={f.path for f in corpus_notes},
             paragraphs={p: paragraphs for p, (_, paragraphs) in parsed.items() if paragraphs is not None},
         )
-        known = {p: marshal.loads(data) for p, (mtime, size, data) in cache.load_resolutions(digest).items()
-                 if stamps.get(p) == (mtime, size)}
-    resolutions, learned = resolve_links(notes, paths, known)
-    if cache:
-        if learned:
-            cache.store_resolutions(digest, {p: (*stamps[p], data) for p, data in learned.items()})
-        cache.close()
+    resolutions = _resolve_cached(cache, notes, [f.path for f in listing.files],
+                                  {f.path: (f.mtime_ns, f.size) for f in corpus_notes})
     skipped = list(listing.skipped) + [Skipped(p, e) for p, e in entries.items() if isinstance(e, str)]
     skipped += [Skipped(p, f"excluded: {why}") for p, why in listing.excluded.items()]
     warnings = [(n.path, w) for n in notes.values() for w in n.warnings] + list(listing.warnings)
@@ -122,6 +105,37 @@ def _load(vault: Path | str, settings: Settings | None, use_cache: bool, progres
             "parsed": len(fresh),
         },
     )
+
+
+def _cached_entries(cache: ParseCache | None, files: list[VaultFile]) -> tuple[dict[str, Entry], list[VaultFile]]:
+    """What the cache still knows of these files (unchanged since it was stored), and the files to parse."""
+    cached = cache.load() if cache else {}
+    entries: dict[str, Entry] = {}
+    to_parse: list[VaultFile] = []
+    for file in files:
+        row = cached.get(file.path)
+        if row and row[0] == file.mtime_ns and row[1] == file.size:
+            entries[file.path] = loads(file.path, row[2])
+        else:
+            to_parse.append(file)
+    return entries, to_parse
+
+
+def _resolve_cached(cache: ParseCache | None, notes: dict[str, ParsedNote], paths: list[str],
+                    stamps: dict[str, tuple[int, int]]) -> dict[str, list[Any]]:
+    """Where every note's links lead, reusing what the cache learned for this exact set of paths; closes
+    the cache."""
+    digest = hashlib.sha1("\n".join(paths).encode()).hexdigest()
+    known = {}
+    if cache:
+        known = {p: marshal.loads(data) for p, (mtime, size, data) in cache.load_resolutions(digest).items()
+                 if stamps.get(p) == (mtime, size)}
+    resolutions, learned = resolve_links(notes, paths, known)
+    if cache:
+        if learned:
+            cache.store_resolutions(digest, {p: (*stamps[p], data) for p, data in learned.items()})
+        cache.close()
+    return resolutions
 
 
 def resolve_links(

@@ -54,15 +54,7 @@ def list_vault(root: Path, settings: Settings) -> Listing:
             skipped.append(Skipped(rel or ".", f"folder unreadable: {exc.strerror}"))
             return
         for entry in entries:
-            path = f"{rel}/{entry.name}" if rel else entry.name
-            if not path.isascii():
-                normal = unicodedata.normalize("NFC", path)
-                if normal in seen:  # Café.md twice, composed and decomposed: keep both
-                    warnings.append((path, f"conflict: this name is {normal} written in decomposed Unicode; "
-                                           "Obsidian shows both files, and links reach the composed one"))
-                else:
-                    path = normal
-            seen.add(path)
+            path = _composed(f"{rel}/{entry.name}" if rel else entry.name, seen, warnings)
             if entry.name.startswith("."):
                 if entry.is_dir(follow_symlinks=False) and entry.name not in (".obsidian", ".git", ".trash"):
                     skipped.append(Skipped(path + "/", "hidden folder (Obsidian ignores dot-folders)"))
@@ -87,6 +79,19 @@ def list_vault(root: Path, settings: Settings) -> Listing:
     walk(str(root), "")
     warnings += [(".obsidian/app.json", f.problem) for f in rules.user_filters if f.problem]
     return Listing(tuple(files), tuple(skipped), excluded, tuple(warnings))
+
+
+def _composed(path: str, seen: set[str], warnings: list[tuple[str, str]]) -> str:
+    """The name in composed Unicode (as Obsidian links to it), unless that name is taken: then both stay."""
+    if not path.isascii():
+        normal = unicodedata.normalize("NFC", path)
+        if normal in seen:  # Café.md twice, composed and decomposed: keep both
+            warnings.append((path, f"conflict: this name is {normal} written in decomposed Unicode; "
+                                   "Obsidian shows both files, and links reach the composed one"))
+        else:
+            path = normal
+    seen.add(path)
+    return path
 
 
 def _add_file(

@@ -20,28 +20,35 @@ from __future__ import annotations
 
 import errno
 import fcntl
-import io
 import os
 import re
 import shutil
 import stat
-import tempfile
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
-from ruamel.yaml import YAML
 
 from walker.errors import WalkerError
+from walker.pool.recordfile import (
+    StoredRecord,
+    compose,
+    dump_yaml,
+    load_yaml,
+    read_plain_file,
+    read_record,
+    reviewer_part,
+    round_trip_yaml,
+    split_front,
+    write_atomic,
+)
 from walker.pool.records import (
     FOLDER_OF_STATUS,
     HYPOTHESIS_ID,
     NOTEWORTHY_ID,
-    REVIEWER_HEADING,
     RecordError,
     render_body,
     validate,
@@ -95,18 +102,6 @@ class PoolWriteError(WalkerError):
 def _step(name: str) -> None:
     """Called between the file operations of a walk commit. A test seam: tests make it raise
     to stand for a kill at that point. Does nothing otherwise."""
-
-
-@dataclass(frozen=True)
-class StoredRecord:
-    path: Path
-    folder: str
-    data: dict[str, Any]
-    body: str  # everything after the frontmatter
-
-    @property
-    def id(self) -> str:
-        return str(self.data.get("id", self.path.stem))
 
 
 class PoolStore:
@@ -263,10 +258,10 @@ class PoolStore:
         record in two folders, which `walker check` names and `--repair` mends; never in none.
         """
         self.check_folders()
-        text = _read_plain_file(stored.path)
-        raw_front, _, _ = _split(text)
+        text = read_plain_file(stored.path)
+        raw_front, _, _ = split_front(text)
         refuse_aliases(raw_front or "")
-        yaml_rt = _round_trip()
+        yaml_rt = round_trip_yaml()
         data = yaml_rt.load(raw_front) or {}
         for key, value in changes.items():
             if value is None:
@@ -274,13 +269,13 @@ class PoolStore:
             else:
                 data[key] = value
         target_folder = folder or stored.folder
-        plain = dict(yaml.safe_load(_dump(yaml_rt, data)) or {})
+        plain = dict(yaml.safe_load(dump_yaml(yaml_rt, data)) or {})
         if FOLDER_OF_STATUS.get(str(plain.get("status"))) != target_folder:
             raise RecordError(f"{plain.get('id')}: status {plain.get('status')} does not belong in {target_folder}/")
-        reviewer = _reviewer_part(text)
+        reviewer = reviewer_part(text)
         self.ensure()
         target = self.root / target_folder / stored.path.name
-        write_atomic(target, "---\n" + _dump(yaml_rt, data) + "---\n" + render_body(plain) + "\n" + reviewer)
+        write_atomic(target, "---\n" + dump_yaml(yaml_rt, data) + "---\n" + render_body(plain) + "\n" + reviewer)
         if target != stored.path:
             stored.path.unlink()
         return target
@@ -333,7 +328,7 @@ class PoolStore:
                 moved.append(target)
         block = staging / LOG_BLOCK
         if block.is_file():
-            text = _read_plain_file(block)
+            text = read_plain_file(block)
             heading = text.strip().splitlines()[0] if text.strip() else ""
             if not heading or heading not in self._log_text():
                 self.append("log.md", text, header=LOG_HEADER)
@@ -368,7 +363,7 @@ class PoolStore:
         out = []
         for path in sorted((self.root / "runs").glob("*.yaml")):
             try:
-                data = _load_yaml(_read_plain_file(path))
+                data = load_yaml(read_plain_file(path))
             except (OSError, UnicodeDecodeError, yaml.YAMLError):
                 continue
             if isinstance(data, dict):
@@ -420,7 +415,7 @@ class PoolStore:
 
     def _log_text(self) -> str:
         try:
-            return _read_plain_file(self.root / "log.md")
+            return read_plain_file(self.root / "log.md")
         except (OSError, UnicodeDecodeError):
             return ""
 
@@ -433,90 +428,6 @@ def _os_reason(exc: OSError) -> str:
     if exc.errno == errno.ENOSPC:
         return "the disk is full"
     return exc.strerror or str(exc)
-
-
-def _read_plain_file(path: Path) -> str:
-    """A file's text, refusing to follow a symlink: nothing outside walks/ is read as a record."""
-    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    with os.fdopen(descriptor, "rb") as handle:
-        return handle.read().decode("utf-8")
-
-
-def compose(record: Mapping[str, Any], body: str, reviewer: str) -> str:
-    front = yaml.safe_dump(dict(record), sort_keys=False, allow_unicode=True, width=100)
-    return f"---\n{front}---\n{body}\n{reviewer or REVIEWER_HEADING + chr(10) + chr(10)}"
-
-
-def read_record(path: Path, folder: str) -> StoredRecord:
-    try:
-        text = _read_plain_file(path)
-        raw_front, body, _ = _split(text)
-        data = _load_yaml(raw_front) if raw_front is not None else None
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise RecordError(f"{path}: {exc}") from exc
-    if not isinstance(data, dict):
-        raise RecordError(f"{path}: no frontmatter")
-    return StoredRecord(path, folder, {str(k): _plain(v) for k, v in data.items()}, body)
-
-
-def _load_yaml(text: str) -> Any:
-    """Safe YAML through libyaml when it is there (a site build reads thousands of records); aliases
-    are refused, so a hand-edited record cannot expand into gigabytes."""
-    refuse_aliases(text)
-    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to a new temporary file beside ``path``, then rename it over ``path``: a crash
-    leaves the old file or the new one, and a symlink at ``path`` is replaced, never followed."""
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-def _split(text: str) -> tuple[str | None, str, int]:
-    if not text.startswith("---\n"):
-        return None, text, 0
-    end = text.find("\n---\n", 3)
-    if end < 0:
-        return None, text, 0
-    return text[4 : end + 1], text[end + 5 :], end + 5
-
-
-def _reviewer_part(text: str) -> str:
-    at = text.find("\n" + REVIEWER_HEADING)
-    return text[at + 1 :] if at >= 0 else REVIEWER_HEADING + "\n\n"
-
-
-def _round_trip() -> YAML:
-    yaml_rt = YAML()
-    yaml_rt.preserve_quotes = True
-    yaml_rt.width = 100
-    return yaml_rt
-
-
-def _dump(yaml_rt: YAML, data: Any) -> str:
-    buffer = io.StringIO()
-    yaml_rt.dump(data, buffer)
-    return buffer.getvalue()
-
-
-def _plain(value: Any) -> Any:
-    """Dates from hand-edited YAML become ISO text, like everything walker writes."""
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    return value
 
 
 def lock_wait() -> float:

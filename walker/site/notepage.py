@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from walker.corpus import Corpus
-from walker.corpus.parse import split_frontmatter
+from walker.corpus.properties import split_frontmatter
 from walker.pool.store import POOL, StoredRecord
 from walker.refs import note_of
 from walker.site.links import BLOCK_ID_AT_END, WIKILINK, SiteLinks, _outside_code, block_anchor

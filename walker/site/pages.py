@@ -106,7 +106,12 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
     site.assets += [SiteAsset(f"reports/{p.with_suffix('.svg').name}", p.with_suffix(".svg"))
                     for p in reports if plain_file(p.with_suffix(".svg"))]
     site.assets += [SiteAsset(f"notes/{path}", root / path) for path in embedded]
-    site.nav = [
+    site.nav = _nav(reports)
+    return site
+
+
+def _nav(reports: list[Path]) -> list[dict[str, Any]]:
+    return [
         {"Home": "index.md"},
         {"Reports": ["reports/index.md", *(f"reports/{r.name}" for r in reports[:NAV_REPORTS])]},
         {"Hypotheses": "hypotheses/index.md"},
@@ -114,7 +119,6 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
         {"Log": "log.md"},
         {"How to review": "how-to-review.md"},
     ]
-    return site
 
 
 # --- what the site shows -----------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import shlex
 from pathlib import Path
+from typing import Any
 
 from walker.corpus import Corpus
 from walker.corpus.resolve import span
@@ -49,20 +50,10 @@ def record_page(record: StoredRecord, source: str, page: str, ages: dict[str, in
         lines += ["## Why the critic rejected it", "", as_text(str(data.get("rejection_reason", ""))), "",
                   "## Why it is worth a look", "", as_text(str(data.get("flagged_value_reason", ""))), ""]
     else:
-        def listed(key: str) -> list[str]:
-            value = data.get(key)
-            return [f"- {as_text(str(v))}" for v in value] if isinstance(value, list) else [as_text(str(value or "–"))]
-
         for key, label in (("why_it_matters", "Why it may matter"), ("disconfirm_if", "Wrong if")):
             if data.get(key):
-                lines += [f"## {label}", "", *listed(key), ""]
-        # What the engine wrote for the surfacing gate and its scores: folded, a reviewer rarely needs it.
-        details = ["**Applies when**", "", *listed("applies_when"), "", "**Never when**", "", *listed("never_applies_when"),
-                  "", f"**Confidence** {as_text(str(data.get('confidence')))}, **impact** {as_text(str(data.get('impact')))}: "
-                  f"{as_text(str(data.get('impact_reason', '')))}", "",
-                  f"Age: {ages.get(str(data.get('walk')), 0)} walks; expires after {data.get('expires_after_walks')}."]
-        folded = ['??? info "When it applies, and how sure walker is"', "",
-                  *(f"    {line}" if line else "" for line in details), ""]
+                lines += [f"## {label}", "", *_listed(data, key), ""]
+        folded = _details(data, ages)
     if record.folder in ("active", "noteworthy"):
         lines += _decide(record, source, vault, links)  # after the evidence and what would prove it wrong
     lines += folded
@@ -72,6 +63,21 @@ def record_page(record: StoredRecord, source: str, page: str, ages: dict[str, in
         if walk_page:
             lines.append(f"From the walk of [{as_text(str(data['walk']))}]({links.relative(page, walk_page)}).")
     return "\n".join(lines) + "\n"
+
+
+def _listed(data: dict[str, Any], key: str) -> list[str]:
+    value = data.get(key)
+    return [f"- {as_text(str(v))}" for v in value] if isinstance(value, list) else [as_text(str(value or "–"))]
+
+
+def _details(data: dict[str, Any], ages: dict[str, int]) -> list[str]:
+    """What the engine wrote for the surfacing gate, and its scores: folded, a reviewer rarely needs it."""
+    details = ["**Applies when**", "", *_listed(data, "applies_when"), "", "**Never when**", "",
+               *_listed(data, "never_applies_when"), "",
+               f"**Confidence** {as_text(str(data.get('confidence')))}, **impact** {as_text(str(data.get('impact')))}: "
+               f"{as_text(str(data.get('impact_reason', '')))}", "",
+               f"Age: {ages.get(str(data.get('walk')), 0)} walks; expires after {data.get('expires_after_walks')}."]
+    return ['??? info "When it applies, and how sure walker is"', "", *(f"    {line}" if line else "" for line in details), ""]
 
 
 def _decide(record: StoredRecord, source: str, vault: Path, links: SiteLinks) -> list[str]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex, stem
 from walker.walk.sense import GLUE, Thread, surface_forms
@@ -162,58 +163,81 @@ class Wording:
     why_it_matters: str
 
 
+class _Names(NamedTuple):
+    """What every kind's wording draws on: the notes' names, the quotes, the thread and each passage's subject."""
+
+    a: str
+    b: str
+    quotes: str
+    thread: str
+    about_a: str
+    about_b: str
+
+
 def word(kind: str, pair: Pair, index: TextIndex) -> Wording:
-    a, b = pair.a, pair.b
-    quotes = f"{capital(a)}: “{pair.text_a}” {capital(b)}: “{pair.text_b}”"
     thread = words_of(surface_forms(pair.text_a, pair.thread.terms[:3]))
-    about_a = words_of(key_phrases(pair.text_a, index)) or thread
-    about_b = words_of(key_phrases(pair.text_b, index)) or thread
-    if kind == "missing-link":
-        return Wording(
-            claim=f"{capital(a)} and {b} are about the same thing, {thread}, yet no chain of two links joins them. {quotes}",
-            impact="add",
-            impact_reason=f"a link between {a} and {b} would let each find what the other already says",
-            applies_when=(f"Writing or revising a note about {about_a}.",
-                          f"Looking for everything the vault already says about {thread}."),
-            never_applies_when=(f"Looking up one exact detail about {about_b}, where a second note adds nothing.",),
-            disconfirm_if=(f"{capital(a)} and {b} are already joined by a link, or by a note that links to both.",
-                           f"Read in full, {a} and {b} use {thread} for different things."),
-            why_it_matters=f"Notes about one thing that do not link are found apart and kept apart; "
-                           f"Obsidian's unlinked mentions only see a title, not {thread}.",
-        )
-    if kind == "tension":
-        return Wording(
-            claim=f"{capital(a)} and {b} pull in opposite directions on {thread}: one says what the other denies. {quotes}",
-            impact="rewrite",
-            impact_reason=f"if both passages hold, {a} or {b} needs a condition that says when each applies",
-            applies_when=(f"Deciding what to do about {thread}, with advice from more than one note.",
-                          f"Revising what the vault says about {about_b}."),
-            never_applies_when=(f"Working inside {about_a} alone, where the other passage's conditions do not hold.",),
-            disconfirm_if=(f"Both passages affirm {thread}, or both deny it: the disagreement is only in the wording.",
-                           f"The two passages speak of {thread} under conditions that never meet."),
-            why_it_matters="Two notes that disagree without knowing it give different advice depending on which "
-                           "one is opened first.",
-        )
-    if kind == "answer":
-        return Wording(
-            claim=f"{capital(b)} may answer the question {a} leaves open, about {thread}. {quotes}",
-            impact="add",
-            impact_reason=f"the question in {a} has no answer linked to it; {b} may hold one",
-            applies_when=(f"Coming back to the open question about {about_a}.",
-                          f"Reading about {about_b} with an unanswered question in mind."),
-            never_applies_when=(f"Reading {about_b} for its own sake, with no question about {thread} in mind.",),
-            disconfirm_if=(f"The passage in {b} does not speak of {thread}, the subject of the question in {a}.",
-                           f"Read in full, {b} answers a different question about {thread} than the one {a} asks."),
-            why_it_matters=f"An open question stays open until someone sees that the vault already holds a reply; "
-                           f"the reply in {b} is {thread}-shaped.",
-        )
+    names = _Names(pair.a, pair.b, f"{capital(pair.a)}: “{pair.text_a}” {capital(pair.b)}: “{pair.text_b}”", thread,
+                   words_of(key_phrases(pair.text_a, index)) or thread, words_of(key_phrases(pair.text_b, index)) or thread)
+    return {"missing-link": _missing_link, "tension": _tension, "answer": _answer}.get(kind, _analogy)(names)
+
+
+def _missing_link(n: _Names) -> Wording:
+    a, b, thread = n.a, n.b, n.thread
     return Wording(
-        claim=(f"{capital(a)} and {b} may describe one mechanism in two domains, through {thread}. {quotes}"),
+        claim=f"{capital(a)} and {b} are about the same thing, {thread}, yet no chain of two links joins them. {n.quotes}",
+        impact="add",
+        impact_reason=f"a link between {a} and {b} would let each find what the other already says",
+        applies_when=(f"Writing or revising a note about {n.about_a}.",
+                      f"Looking for everything the vault already says about {thread}."),
+        never_applies_when=(f"Looking up one exact detail about {n.about_b}, where a second note adds nothing.",),
+        disconfirm_if=(f"{capital(a)} and {b} are already joined by a link, or by a note that links to both.",
+                       f"Read in full, {a} and {b} use {thread} for different things."),
+        why_it_matters=f"Notes about one thing that do not link are found apart and kept apart; "
+                       f"Obsidian's unlinked mentions only see a title, not {thread}.",
+    )
+
+
+def _tension(n: _Names) -> Wording:
+    a, b, thread = n.a, n.b, n.thread
+    return Wording(
+        claim=f"{capital(a)} and {b} pull in opposite directions on {thread}: one says what the other denies. {n.quotes}",
+        impact="rewrite",
+        impact_reason=f"if both passages hold, {a} or {b} needs a condition that says when each applies",
+        applies_when=(f"Deciding what to do about {thread}, with advice from more than one note.",
+                      f"Revising what the vault says about {n.about_b}."),
+        never_applies_when=(f"Working inside {n.about_a} alone, where the other passage's conditions do not hold.",),
+        disconfirm_if=(f"Both passages affirm {thread}, or both deny it: the disagreement is only in the wording.",
+                       f"The two passages speak of {thread} under conditions that never meet."),
+        why_it_matters="Two notes that disagree without knowing it give different advice depending on which "
+                       "one is opened first.",
+    )
+
+
+def _answer(n: _Names) -> Wording:
+    a, b, thread = n.a, n.b, n.thread
+    return Wording(
+        claim=f"{capital(b)} may answer the question {a} leaves open, about {thread}. {n.quotes}",
+        impact="add",
+        impact_reason=f"the question in {a} has no answer linked to it; {b} may hold one",
+        applies_when=(f"Coming back to the open question about {n.about_a}.",
+                      f"Reading about {n.about_b} with an unanswered question in mind."),
+        never_applies_when=(f"Reading {n.about_b} for its own sake, with no question about {thread} in mind.",),
+        disconfirm_if=(f"The passage in {b} does not speak of {thread}, the subject of the question in {a}.",
+                       f"Read in full, {b} answers a different question about {thread} than the one {a} asks."),
+        why_it_matters=f"An open question stays open until someone sees that the vault already holds a reply; "
+                       f"the reply in {b} is {thread}-shaped.",
+    )
+
+
+def _analogy(n: _Names) -> Wording:
+    a, b, thread = n.a, n.b, n.thread
+    return Wording(
+        claim=(f"{capital(a)} and {b} may describe one mechanism in two domains, through {thread}. {n.quotes}"),
         impact="add",
         impact_reason=f"{a} and {b} sit in different subjects and are not linked, so the bridge adds what neither has",
-        applies_when=(f"Working out how {about_a} behaves, and open to a mechanism from another subject.",
-                      f"Stuck on {about_b} and open to how {about_a} handles the same thing."),
-        never_applies_when=(f"Following the steps for {about_b} to get something done today, where an analogy "
+        applies_when=(f"Working out how {n.about_a} behaves, and open to a mechanism from another subject.",
+                      f"Stuck on {n.about_b} and open to how {n.about_a} handles the same thing."),
+        never_applies_when=(f"Following the steps for {n.about_b} to get something done today, where an analogy "
                             "would only distract.",),
         disconfirm_if=(f"Read side by side, {thread} mean different things in {a} and in {b}: the words match, "
                        "the mechanisms do not.",
