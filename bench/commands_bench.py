@@ -1,12 +1,13 @@
 """Whole commands as a user runs them, timed next to the scan baseline in the same run.
 
-    python bench/commands_bench.py [--notes 10000 50000] [VAULT ...]
+    python bench/commands_bench.py [--notes 10000 50000] [--before WALKER] [VAULT ...]
 
 For each vault (synthetic ones are made under bench/vaults/; real ones are copied to a temporary
 folder first, so nothing in them changes): `walker scan` cold (empty cache) and warm, the first
 `walker walk --dry-run` on an empty cache, and `walker neighbors` warm. Each command runs in its
 own process with its own cache folder; peak memory is that process's (and its parse workers') peak.
-The baseline reads every .md file and regexes out [[...]].
+The baseline reads every .md file and regexes out [[...]]. ``--before`` names another walker
+executable (an older checkout) whose commands are timed in turn with this one's, vault by vault.
 """
 
 from __future__ import annotations
@@ -33,27 +34,27 @@ PEAK = "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=Tru
        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
 
 
-def timed(args: list[str], cache: str) -> tuple[float, float]:
+def timed(args: list[str], cache: str, walker: str) -> tuple[float, float]:
     """Seconds and peak MB of one walker command (the largest of its process and its parse workers)."""
     start = time.perf_counter()
-    out = subprocess.run([sys.executable, "-c", PEAK, WALKER, *args], env=dict(os.environ, WALKER_CACHE_DIR=cache),
+    out = subprocess.run([sys.executable, "-c", PEAK, walker, *args], env=dict(os.environ, WALKER_CACHE_DIR=cache),
                          check=True, capture_output=True, text=True).stdout
     return time.perf_counter() - start, int(out.split()[-1]) / 1024
 
 
-def measure(vault: Path) -> dict[str, object]:
+def measure(vault: Path, walker: str) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         baseline = min(measure_scan("baseline", vault, tmp)["seconds"] for _ in range(3))
         row: dict[str, object] = {"vault": vault.name, "baseline": baseline}
         cold_cache, walk_cache = f"{tmp}/scan", f"{tmp}/walk"
-        row["scan cold"] = timed(["scan", str(vault)], cold_cache)
-        row["scan warm"] = min((timed(["scan", str(vault)], cold_cache) for _ in range(3)), key=lambda r: r[0])
+        row["scan cold"] = timed(["scan", str(vault)], cold_cache, walker)
+        row["scan warm"] = min((timed(["scan", str(vault)], cold_cache, walker) for _ in range(3)), key=lambda r: r[0])
         now = "2026-12-04T07:50:00"
-        row["first walk"] = timed(["walk", str(vault), "--dry-run", "--now", now], walk_cache)
-        note = json.loads(subprocess.run([WALKER, "walk", str(vault), "--dry-run", "--json", "--now", now],
+        row["first walk"] = timed(["walk", str(vault), "--dry-run", "--now", now], walk_cache, walker)
+        note = json.loads(subprocess.run([walker, "walk", str(vault), "--dry-run", "--json", "--now", now],
                                          env=dict(os.environ, WALKER_CACHE_DIR=walk_cache), check=True,
                                          capture_output=True, text=True).stdout)["seed"]["path"]
-        row["neighbors warm"] = min((timed(["neighbors", note, str(vault)], walk_cache) for _ in range(3)),
+        row["neighbors warm"] = min((timed(["neighbors", note, str(vault)], walk_cache, walker) for _ in range(3)),
                                     key=lambda r: r[0])
         return row
 
@@ -62,9 +63,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("vaults", nargs="*", type=Path, help="real vaults (copied first)")
     parser.add_argument("--notes", type=int, nargs="*", default=[10000, 50000], help="synthetic vault sizes")
+    parser.add_argument("--before", help="an older walker executable to time in turn with this one")
     args = parser.parse_args()
-    print("| vault | baseline | scan cold | scan warm | first walk --dry-run | neighbors warm |")
-    print("|---|---|---|---|---|---|")
+    walkers = [("before", args.before), ("now", WALKER)] if args.before else [("now", WALKER)]
+    print("| vault | code | baseline | scan cold | scan warm | first walk --dry-run | neighbors warm |")
+    print("|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as copies:
         places = []
         for real in args.vaults:
@@ -77,13 +80,14 @@ def main() -> None:
             shutil.rmtree(vault / "walks", ignore_errors=True)
             places.append(vault)
         for vault in places:
-            row = measure(vault)
-            base = float(row["baseline"])  # type: ignore[arg-type]
-            cells = []
-            for key in ("scan cold", "scan warm", "first walk", "neighbors warm"):
-                seconds, peak = row[key]  # type: ignore[misc]
-                cells.append(f"{seconds:.2f} s = {seconds / base:.0f}×, {peak:.0f} MB")
-            print(f"| {row['vault']} | {base:.2f} s | " + " | ".join(cells) + " |", flush=True)
+            for code, walker in walkers:
+                row = measure(vault, walker)
+                base = float(row["baseline"])  # type: ignore[arg-type]
+                cells = []
+                for key in ("scan cold", "scan warm", "first walk", "neighbors warm"):
+                    seconds, peak = row[key]  # type: ignore[misc]
+                    cells.append(f"{seconds:.2f} s = {seconds / base:.0f}×, {peak:.0f} MB")
+                print(f"| {row['vault']} | {code} | {base:.2f} s | " + " | ".join(cells) + " |", flush=True)
 
 
 if __name__ == "__main__":

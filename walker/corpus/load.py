@@ -195,7 +195,11 @@ def _parse_all(
             if progress:
                 progress(1)
         return results
-    context = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    # Never "fork": forking a process that has already run numpy leaves OpenBLAS's thread pool in a state
+    # where the parent's next large linear-algebra call can wait forever (a first walk on 6,000 notes hung
+    # in the TF-IDF index's SVD). A fork server starts clean and forks the workers from itself.
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
         chunk = max(16, len(jobs) // (workers * 8))
         for (_, path, *_rest), parsed in zip(jobs, pool.map(_parse_job, jobs, chunksize=chunk)):
