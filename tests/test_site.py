@@ -8,6 +8,7 @@ import subprocess
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
+from urllib.parse import unquote
 
 import pytest
 from conftest import REAL_VAULTS, ROOT, SAMPLE_VAULT, copy_vault_files, write_vault
@@ -217,3 +218,30 @@ def test_search_covers_walker_pages_not_the_notes_they_cite(built):
     assert any(loc.startswith("hypotheses/hyp-") for loc in locations)  # a claim is found by its words
     assert not any(loc.startswith("notes/") for loc in locations)  # a note's own text is searched in Obsidian
     assert list((site / "notes").rglob("*.html"))  # its page is still there to read
+
+
+def test_walk_pictures_are_drawn_in_the_report_with_each_note_a_link(built):
+    _, site = built
+    for page in (site / "reports").glob("2*.html"):
+        html = page.read_text(encoding="utf-8")
+        pictures = re.findall(r'<svg[^>]*class="walk-picture".*?</svg>', html, re.S)
+        assert len(pictures) == 1, page.name
+        assert "<style" not in pictures[0] and "data-note" not in pictures[0]  # the site's colours, no leftovers
+        hrefs = re.findall(r'<a href="([^"]+)"', pictures[0])
+        assert hrefs and all((page.parent / unquote(h)).is_file() for h in hrefs), hrefs
+
+
+def test_a_planted_walk_picture_runs_nothing_and_links_only_to_note_pages(tmp_path):
+    from walker.site.svg import inline_picture
+
+    planted = (b'<svg xmlns="http://www.w3.org/2000/svg"><title>t</title><script>alert(1)</script>'
+               b'<style>body{display:none}</style>'
+               b'<g class="node" data-note="Garden/Compost.md" onclick="alert(2)"><text>Compost</text></g>'
+               b'<g class="node" data-note="&quot;&gt;&lt;script&gt;alert(3)&lt;/script&gt;"><text>x</text></g>'
+               b'<a href="javascript:alert(4)"><text>y</text></a></svg>')
+    pages = {"Garden/Compost.md": "../notes/Garden/Compost.html"}
+    markup = inline_picture(planted, pages.get)
+    assert markup is not None
+    assert "script" not in markup.lower().replace("&lt;script", "") and "onclick" not in markup
+    assert "javascript:" not in markup and "<style" not in markup and "display:none" not in markup
+    assert re.findall(r'href="([^"]+)"', markup) == ["../notes/Garden/Compost.html"]

@@ -68,8 +68,17 @@ def test_reviewer_journey(site, page):
     walks = page.locator("article li", has_text=re.compile(r"kept [1-9]"))
     walks.first.locator("a[href^='reports/2']").click()
     page.wait_for_load_state()
-    assert "/reports/" in page.url and page.locator("img[src$='.svg']").count() == 1
-    assert page.evaluate("() => { const i = document.querySelector(\"img[src$='.svg']\"); return i.complete && i.naturalWidth > 0 }")
+    assert "/reports/" in page.url
+    # The walk picture is drawn in the page, and each note in it opens that note's page.
+    picture = page.locator("svg.walk-picture")
+    assert picture.count() == 1 and picture.bounding_box()["width"] > 300
+    nodes = picture.locator("a")
+    assert nodes.count() >= 5
+    report_url = page.url
+    nodes.first.click()
+    page.wait_for_load_state()
+    assert "/notes/" in page.url and page.locator("article h1").count() == 1
+    page.goto(report_url)
 
     page.locator("article a[href*='hypotheses/hyp-']").first.click()
     page.wait_for_load_state()

@@ -98,6 +98,9 @@ def test_report_reads_as_the_protocol_asks(sample):
     picture = (sample / "walks" / "reports" / f"{result.outcome.walk_id}.svg").read_text()
     assert picture.startswith("<svg") and picture.count("<line") >= len(result.outcome.hypothesis_ids)
     assert "<desc>" in picture and picture.count('class="numeral"') == len(result.outcome.hypothesis_ids)
+    hood = result.outcome.neighbourhood
+    named = re.findall(r'<g class="node" data-note="([^"]+)">', picture)  # each dot and label names its note
+    assert sorted(named) == sorted([hood.seed.path, *(i.path for i in hood.items)])
     assert "[[hyp-2026-11-30-001" in report
 
 

@@ -200,8 +200,9 @@ def render_picture(outcome: WalkOutcome) -> str:
     for offset, group in enumerate(RINGS):
         items = getattr(hood, group)
         for i, item in enumerate(items):
-            # Half a step off the vertical, so the top of each ring stays free for its label.
-            angle = 2 * math.pi * (i + 0.5 + 0.25 * offset) / max(len(items), 1) - math.pi / 2
+            # Off the vertical by a different part of a step on each ring, so the top of every ring stays
+            # free for its label and dots on neighbouring rings rarely line up.
+            angle = 2 * math.pi * (i + 0.5 + 0.15 * offset) / max(len(items), 1) - math.pi / 2
             x = centre_x + RINGS[group] * math.cos(angle)
             y = centre + RINGS[group] * math.sin(angle)
             position[item.path] = (x, y)
@@ -212,12 +213,15 @@ def render_picture(outcome: WalkOutcome) -> str:
             title = _note_name(item.path)
             anchor = "start" if x >= centre_x - 1 else "end"
             dx = 9 if anchor == "start" else -9
-            shapes.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="{COLOURS[group]}"><title>{escape(item.reason)}</title></circle>')
-            shapes.append(f'<text x="{x + dx:.1f}" y="{y + 6:.1f}" text-anchor="{anchor}"><title>{escape(title)}</title>'
-                          f'{escape(_short(title, 20))}</text>')
+            # One group per note, named by its path: the review site makes it a link to the note's page.
+            shapes.append(f'<g class="node" data-note="{escape(item.path)}">'
+                          f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="{COLOURS[group]}"><title>{escape(item.reason)}</title></circle>'
+                          f'<text x="{x + dx:.1f}" y="{y + 6:.1f}" text-anchor="{anchor}"><title>{escape(title)}</title>'
+                          f'{escape(_short(title, 20))}</text></g>')
     seed_title = _note_name(hood.seed.path)
-    shapes.append(f'<circle cx="{centre_x}" cy="{centre}" r="13" fill="{COLOURS["seed"]}"/>')
-    shapes.append(f'<text x="{centre_x}" y="{centre + 32}" text-anchor="middle" class="seed">{escape(_short(seed_title, 30))}</text>')
+    shapes.append(f'<g class="node" data-note="{escape(hood.seed.path)}">'
+                  f'<circle cx="{centre_x}" cy="{centre}" r="13" fill="{COLOURS["seed"]}"/>'
+                  f'<text x="{centre_x}" y="{centre + 32}" text-anchor="middle" class="seed">{escape(_short(seed_title, 30))}</text></g>')
     legend = (f'<text x="16" y="{height - 16}" class="legend">numbered lines: hypotheses kept, in the order of the '
               f'report · dashed: rejected · blue near · green middle · purple far</text>')
     return (

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
@@ -33,6 +34,7 @@ from walker.site.links import (
 from walker.site.markup import STATUS_TITLES, as_cell, as_text, keep_markup, shorten
 from walker.site.notepage import cited_notes, embedded_files, inline_block_ids, note_page, plain_file
 from walker.site.recordpage import dead_refs, note_title, record_page
+from walker.site.svg import inline_picture
 
 NAV_REPORTS = 12
 
@@ -57,6 +59,7 @@ class Site:
     pages: list[SitePage] = field(default_factory=list)
     assets: list[SiteAsset] = field(default_factory=list)
     nav: list[Any] = field(default_factory=list)
+    pictures: dict[str, tuple[str, str]] = field(default_factory=dict)  # report page -> (its SVG, inline markup)
 
     @cached_property
     def sources(self) -> dict[str, str]:
@@ -105,9 +108,27 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
         site.pages.append(SitePage(page, note_page(root, path, page, corpus, links, citing.get(path, [])), False, path))
     site.assets += [SiteAsset(f"reports/{p.with_suffix('.svg').name}", p.with_suffix(".svg"))
                     for p in reports if plain_file(p.with_suffix(".svg"))]
+    site.pictures = _pictures(reports, links)
     site.assets += [SiteAsset(f"notes/{path}", root / path) for path in embedded]
     site.nav = _nav(reports)
     return site
+
+
+def _pictures(reports: list[Path], links: SiteLinks) -> dict[str, tuple[str, str]]:
+    """Each report's walk picture, to be drawn inside its page with every note a link to the note's page."""
+    def href(page: str) -> Callable[[str], str | None]:
+        def of(note: str) -> str | None:
+            target = links.pages.get(note)
+            return links.relative(page, target[:-3] + ".html") if target and target.endswith(".md") else None
+        return of
+
+    pictures = {}
+    for report in reports:
+        picture, page = report.with_suffix(".svg"), f"reports/{report.name}"
+        markup = inline_picture(picture.read_bytes(), href(page)) if plain_file(picture) else None
+        if markup:
+            pictures[page] = (picture.name, markup)
+    return pictures
 
 
 def _nav(reports: list[Path]) -> list[dict[str, Any]]:

@@ -8,7 +8,9 @@ untrusted notes is never built without it.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+from urllib.parse import quote
 
 from mkdocs.config import config_options
 from mkdocs.config.base import Config
@@ -67,8 +69,15 @@ class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
         return files
 
     def on_page_content(self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files) -> str:
-        """Titles reach the theme's ``<title>``, nav and attributes unescaped in places: make them inert."""
+        """Titles reach the theme's ``<title>``, nav and attributes unescaped in places: make them inert.
+        A report's walk picture is drawn in the page (sanitised, its notes linked) instead of as an image."""
+        assert self.site is not None
         page.meta["title"] = inert(page.title or "")
+        picture = self.site.pictures.get(page.file.src_uri)
+        if picture:
+            name, markup = picture
+            image = re.compile(rf'(?:<p>)?<img\b[^>]*\bsrc="(?:[^"]*/)?{re.escape(quote(name))}"[^>]*>(?:</p>)?')
+            html = image.sub(lambda _: f'<div class="walk-picture-frame">{markup}</div>', html, count=1)
         return html
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:

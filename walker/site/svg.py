@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
@@ -38,6 +39,37 @@ def sanitize_svg(data: bytes) -> bytes | None:
         return None
     _clean(root)
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="utf-8", xml_declaration=False)
+
+
+def inline_picture(data: bytes, href_of: Callable[[str], str | None]) -> str | None:
+    """A walk picture to place inside a page: made inert like any SVG, its own colours left to the site's
+    stylesheet (an inline <style> would restyle the whole page), and each note's dot and label a link to
+    that note's page where ``href_of`` knows one. None when the picture cannot be read."""
+    clean = sanitize_svg(data)
+    if clean is None:
+        return None
+    root = ET.fromstring(clean)
+    for style in [child for child in root if _local(child.tag) == "style"]:
+        root.remove(style)
+    for name in ("width", "height", "font-family", "font-size"):
+        root.attrib.pop(name, None)
+    title = next((child.text or "" for child in root if _local(child.tag) == "title"), "")
+    root.set("class", "walk-picture")
+    root.set("role", "group")
+    root.set("aria-label", title)
+    for parent in root.iter():
+        for at, child in enumerate(list(parent)):
+            note = child.get("data-note")
+            if note is None:
+                continue
+            del child.attrib["data-note"]
+            href = href_of(note)
+            if href is not None:
+                link = ET.Element(f"{{{SVG}}}a", {"href": href})
+                parent.remove(child)
+                link.append(child)
+                parent.insert(at, link)
+    return ET.tostring(root, encoding="unicode")
 
 
 def _clean(element: ET.Element) -> None:
