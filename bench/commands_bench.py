@@ -5,7 +5,7 @@
 For each vault (synthetic ones are made under bench/vaults/; real ones are copied to a temporary
 folder first, so nothing in them changes): `walker scan` cold (empty cache) and warm, the first
 `walker walk --dry-run` on an empty cache, and `walker neighbors` warm. Each command runs in its
-own process with its own cache folder; peak memory is that process's (and its parse workers') peak.
+own process with its own cache folder (warm figures: the median of three runs); peak memory is that process's (and its parse workers') peak.
 The baseline reads every .md file and regexes out [[...]]. ``--before`` names another walker
 executable (an older checkout) whose commands are timed in turn with this one's, vault by vault.
 """
@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -42,20 +43,24 @@ def timed(args: list[str], cache: str, walker: str) -> tuple[float, float]:
     return time.perf_counter() - start, int(out.split()[-1]) / 1024
 
 
+def median(runs: list[tuple[float, float]]) -> tuple[float, float]:
+    """The run with the median time (and its peak)."""
+    return sorted(runs)[len(runs) // 2]
+
+
 def measure(vault: Path, walker: str) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
-        baseline = min(measure_scan("baseline", vault, tmp)["seconds"] for _ in range(3))
+        baseline = statistics.median(measure_scan("baseline", vault, tmp)["seconds"] for _ in range(3))
         row: dict[str, object] = {"vault": vault.name, "baseline": baseline}
         cold_cache, walk_cache = f"{tmp}/scan", f"{tmp}/walk"
         row["scan cold"] = timed(["scan", str(vault)], cold_cache, walker)
-        row["scan warm"] = min((timed(["scan", str(vault)], cold_cache, walker) for _ in range(3)), key=lambda r: r[0])
+        row["scan warm"] = median([timed(["scan", str(vault)], cold_cache, walker) for _ in range(3)])
         now = "2026-12-04T07:50:00"
         row["first walk"] = timed(["walk", str(vault), "--dry-run", "--now", now], walk_cache, walker)
         note = json.loads(subprocess.run([walker, "walk", str(vault), "--dry-run", "--json", "--now", now],
                                          env=dict(os.environ, WALKER_CACHE_DIR=walk_cache), check=True,
                                          capture_output=True, text=True).stdout)["seed"]["path"]
-        row["neighbors warm"] = min((timed(["neighbors", note, str(vault)], walk_cache, walker) for _ in range(3)),
-                                    key=lambda r: r[0])
+        row["neighbors warm"] = median([timed(["neighbors", note, str(vault)], walk_cache, walker) for _ in range(3)])
         return row
 
 

@@ -1,10 +1,12 @@
 """Site benchmark: build the review site for a pool of 2,000 hypotheses and 200 reports.
 
-    python bench/site_bench.py --hypotheses 2000 --reports 200
+    python bench/site_bench.py --hypotheses 2000 --reports 200 [--before CHECKOUT]
 
 The pool is written through walker's own store (records, reports, run records)
 over a synthetic vault, then `walker site build` is timed in its own process,
 next to the scan baseline (read every file, regex out [[...]]) of the same vault.
+``--before`` names an older checkout of walker whose build is timed in turn with this one, over
+the same pool.
 """
 
 from __future__ import annotations
@@ -25,6 +27,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 from make_vault import make_vault  # noqa: E402
 from scan_bench import measure as measure_scan  # noqa: E402
+
+FROM_CHECKOUT = r"""
+import sys
+sys.meta_path = [f for f in sys.meta_path if "Editable" not in repr(f)]
+sys.path = [p for p in sys.path if "__editable__" not in p]
+sys.path.insert(0, sys.argv.pop())
+"""
 
 CHILD = r"""
 import json, resource, sys, time
@@ -83,6 +92,7 @@ def main() -> None:
     parser.add_argument("--hypotheses", type=int, default=2000)
     parser.add_argument("--reports", type=int, default=200)
     parser.add_argument("--notes", type=int, default=3000)
+    parser.add_argument("--before", help="an older checkout of walker to time in turn with this one")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         vault = make_vault(Path(tmp) / "vault", args.notes)
@@ -90,14 +100,17 @@ def main() -> None:
         os.environ["WALKER_CACHE_DIR"] = cache
         fill_pool(vault, args.hypotheses, args.reports)
         baseline = measure_scan("baseline", vault, cache)
-        out = subprocess.run([sys.executable, "-c", CHILD, str(vault), str(Path(tmp) / "site")], check=True,
-                             capture_output=True, text=True, env=dict(os.environ, NO_MKDOCS_2_WARNING="1")).stdout
-        result = json.loads(out.strip().splitlines()[-1])
-        pages = sum(1 for _ in (Path(tmp) / "site").rglob("*.html"))
-        shutil.rmtree(Path(tmp) / "site", ignore_errors=True)
+        builds = []
+        for code, checkout in ([("before", args.before)] if args.before else []) + [("now", None)]:
+            child = [sys.executable, "-c", (FROM_CHECKOUT if checkout else "") + CHILD, str(vault), str(Path(tmp) / "site")]
+            out = subprocess.run(child + ([str(Path(checkout).resolve())] if checkout else []), check=True,
+                                 capture_output=True, text=True, env=dict(os.environ, NO_MKDOCS_2_WARNING="1")).stdout
+            result = json.loads(out.strip().splitlines()[-1])
+            pages = sum(1 for _ in (Path(tmp) / "site").rglob("*.html"))
+            shutil.rmtree(Path(tmp) / "site", ignore_errors=True)
+            builds.append(f"{code}: {result['seconds']:.1f} s ({pages:,} pages, peak {result['peak_mb']:.0f} MB)")
     print(f"site with {args.hypotheses:,} hypotheses and {args.reports} reports over {args.notes:,} notes: "
-          f"{result['seconds']:.1f} s ({pages:,} pages, peak {result['peak_mb']:.0f} MB); "
-          f"scan baseline of the same vault {baseline['seconds']:.2f} s")
+          f"{'; '.join(builds)}; scan baseline of the same vault {baseline['seconds']:.2f} s")
 
 
 if __name__ == "__main__":
