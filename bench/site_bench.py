@@ -48,8 +48,8 @@ print(json.dumps({"seconds": time.perf_counter() - start,
 
 def fill_pool(vault: Path, hypotheses: int, reports: int, seed: int = 1) -> None:
     from walker.corpus import load_corpus
-    from walker.pool.records import Candidate, hypothesis_record
     from walker.pool.store import PoolStore
+    from walker.walk.candidate import Candidate, hypothesis_record
 
     rng = random.Random(seed)
     corpus = load_corpus(vault)

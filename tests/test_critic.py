@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from conftest import SAMPLE_VAULT
 
 from walker.cli import main
-from walker.pool.records import Candidate
 from walker.walk import critic
+from walker.walk.candidate import Candidate
 from walker.walk.critic import CriticContext, PoolClaim, gate, judge
 from walker.workspace import Workspace
 

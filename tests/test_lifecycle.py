@@ -11,8 +11,8 @@ from conftest import SAMPLE_VAULT, copy_vault_files
 
 from walker.cli import main
 from walker.pool import lifecycle
-from walker.pool.records import Candidate, hypothesis_record, noteworthy_record
 from walker.pool.store import PoolStore, read_record
+from walker.walk.candidate import Candidate, hypothesis_record, noteworthy_record
 
 NOW = datetime(2026, 11, 30, 7, 0, tzinfo=timezone.utc)
 

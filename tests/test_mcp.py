@@ -10,8 +10,8 @@ import pytest
 from conftest import SAMPLE_VAULT, copy_vault_files
 from test_surface import hypothesis
 
-from walker.pool.records import Candidate, noteworthy_record
 from walker.pool.store import PoolStore
+from walker.walk.candidate import Candidate, noteworthy_record
 from walker.workspace import Workspace
 
 mcp = pytest.importorskip("mcp")

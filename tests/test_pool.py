@@ -2,13 +2,9 @@
 
 import pytest
 
-from walker.pool.records import (
-    Candidate,
-    RecordError,
-    hypothesis_record,
-    noteworthy_record,
-)
+from walker.pool.records import RecordError
 from walker.pool.store import PoolBusy, PoolStore, read_record
+from walker.walk.candidate import Candidate, hypothesis_record, noteworthy_record
 
 CANDIDATE = Candidate(
     claim="Two notes may share a pattern.", supporting_refs=("A.md#^x", "B.md#Y"), confidence="low", impact="add",

@@ -8,10 +8,10 @@ from click.testing import CliRunner
 from conftest import SAMPLE_VAULT, copy_vault_files
 
 from walker.cli import main
-from walker.pool.records import Candidate, hypothesis_record, noteworthy_record
 from walker.pool.store import PoolStore
 from walker.surface import detect_mode, side_note, surface
 from walker.turns import classify_turn
+from walker.walk.candidate import Candidate, hypothesis_record, noteworthy_record
 from walker.workspace import Workspace
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=timezone.utc)

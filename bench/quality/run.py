@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-from walker.pool.records import Candidate
+from walker.walk.candidate import Candidate
 from walker.walk.critic import CriticContext, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
 from walker.walk.engines.extractive import QUALITY_FLOOR, ExtractiveEngine, Propositions

@@ -314,15 +314,16 @@ def item_12(scratch: Scratch) -> Item:
 
 
 def item_13(scratch: Scratch) -> Item:
-    from walker.pool.records import NOTEWORTHY_REQUIRED, noteworthy_record
+    from walker.pool.records import NOTEWORTHY_REQUIRED
     from walker.pool.store import PoolStore
+    from walker.walk.candidate import noteworthy_record
 
     item = Item(13, "L1", "noteworthy/ exists, has its own schema, and is never read by surfacing")
     record = next(iter(scratch.records("active") + scratch.records("discharged")), None)
     if record is None:
         item.evidence.append("no hypothesis to build a noteworthy entry from")
         return item
-    from walker.pool.records import Candidate
+    from walker.walk.candidate import Candidate
 
     entry = noteworthy_record(Candidate.from_dict({**record, "supporting_refs": record["supporting_refs"][:1]}),
                               id="hyp-2026-12-04-noteworthy-900", created="2026-12-04", seed="conformance",

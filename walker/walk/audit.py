@@ -8,10 +8,10 @@ from typing import Any
 import yaml
 
 from walker.errors import WalkerError
-from walker.pool.records import Candidate
 from walker.pool.store import PoolStore
 from walker.refs import note_of
 from walker.safeyaml import refuse_aliases
+from walker.walk.candidate import Candidate
 from walker.walk.critic import CriticContext, PoolClaim, gate
 from walker.workspace import Workspace
 

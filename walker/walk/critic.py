@@ -16,9 +16,10 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from walker.corpus.model import Corpus
 from walker.passages import ref_text
-from walker.pool.records import CONFIDENCES, IMPACTS, Candidate
+from walker.pool.records import CONFIDENCES, IMPACTS
 from walker.refs import note_of
 from walker.similarity import TOKEN_PATTERN, TextIndex, stem
+from walker.walk.candidate import Candidate
 from walker.walk.facts import QUOTED, absent_facts, normal
 from walker.walk.sense import SAME_TOPIC_SIMILARITY, shared_words, thread
 from walker.walk.sensitive import sensitive_inference

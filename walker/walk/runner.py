@@ -22,11 +22,11 @@ from walker.config import between, table
 from walker.errors import WalkerError
 from walker.pool import lifecycle
 from walker.pool.lifecycle import ref_digests
-from walker.pool.records import hypothesis_record, noteworthy_record
 from walker.pool.store import PoolStore
 from walker.refs import note_of
 from walker.report import WalkOutcome, render_picture, render_report
 from walker.seeds import candidate_seeds, choose_seed
+from walker.walk.candidate import hypothesis_record, noteworthy_record
 from walker.walk.critic import CriticContext, PoolClaim, Verdict, gate, one_per_refs
 from walker.walk.engines import get_engine
 from walker.walk.engines.base import WalkContext

@@ -11,9 +11,9 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from walker.pool.records import Candidate
 from walker.refs import note_of
 from walker.similarity import stem
+from walker.walk.candidate import Candidate
 from walker.walk.critic import PoolClaim
 from walker.walk.engines.base import WalkContext
 from walker.walk.kinds import Wording, capital, key_phrases, note_name, words_of

@@ -13,8 +13,8 @@ from typing import Any, Protocol
 
 from walker.corpus.model import Corpus
 from walker.graph import Adjacency
-from walker.pool.records import Candidate
 from walker.similarity import TextIndex
+from walker.walk.candidate import Candidate
 from walker.walk.critic import CriticContext, Verdict
 from walker.wander import Neighbourhood
 

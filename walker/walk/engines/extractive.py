@@ -15,9 +15,9 @@ from itertools import product
 from typing import NamedTuple
 
 from walker.corpus.text import is_proposition, sentences
-from walker.pool.records import Candidate
 from walker.refs import Ref
 from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, stem
+from walker.walk.candidate import Candidate
 from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
 from walker.walk.kinds import (

@@ -21,8 +21,8 @@ from typing import Any
 
 from walker.config import between, table
 from walker.errors import WalkerError
-from walker.pool.records import Candidate
 from walker.refs import note_of
+from walker.walk.candidate import Candidate
 from walker.walk.critic import Verdict
 from walker.walk.engines.base import InventoryEntry, WalkContext
 from walker.wander import Item, central_sentence, paragraph_ref, shared_neighbour
