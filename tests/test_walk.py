@@ -1,6 +1,7 @@
 """A whole walk pass on real vaults: records, report, run record, log, and the invariants."""
 
 import hashlib
+import html
 import json
 import re
 from datetime import datetime, timezone
@@ -233,3 +234,22 @@ def test_of_two_passages_that_say_the_same_the_daily_note_is_cited(sample):
     assert {"Kitchen/Levain Build.md", "Daily/2026-11-25.md"} <= hood  # both passages were there to choose from
     cited = {ref.partition("#")[0] for c in result.outcome.candidates for ref in c.supporting_refs}
     assert "Daily/2026-11-25.md" in cited and "Kitchen/Levain Build.md" not in cited
+
+
+def test_the_walk_picture_labels_do_not_overlap(sample):
+    """Every name in the picture is readable: no label box covers another label or a dot (widths estimated
+    as the picture estimates them, 0.56 of the font size a character)."""
+    for seed in (1, 2, 3):
+        result = walk(sample, random_seed=seed, now=NOW.replace(day=seed))
+        picture = (sample / "walks" / "reports" / f"{result.outcome.walk_id}.svg").read_text()
+        boxes = []
+        for x, y, anchor, text in re.findall(r'<text x="([\d.]+)" y="([\d.]+)" text-anchor="(start|end)">'
+                                             r'<title>[^<]*</title>([^<]*)</text>', picture):
+            wide = 0.56 * 19 * len(html.unescape(text))
+            left = float(x) if anchor == "start" else float(x) - wide
+            boxes.append((left, float(y) - 15, left + wide, float(y) + 5))
+        assert len(boxes) == len(result.outcome.neighbourhood.items)
+        for i, a in enumerate(boxes):
+            assert 0 <= a[0] and a[2] <= 980
+            for b in boxes[i + 1:]:
+                assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)

@@ -208,18 +208,21 @@ def render_picture(outcome: WalkOutcome) -> str:
             y = centre + RINGS[group] * math.sin(angle)
             position[item.path] = (x, y)
     shapes += _bridge_lines(outcome, position)
+    seed_title = _note_name(hood.seed.path)
+    labels = Labels(width, [position[i.path] for i in hood.items])
+    labels.take(centre_x, centre + 32, _short(seed_title, 30), "middle", 22)
+    for group, radius in RINGS.items():
+        labels.take(centre_x, centre - radius - 6, group, "middle", 16)
     for group in RINGS:
         for item in getattr(hood, group):
             x, y = position[item.path]
             title = _note_name(item.path)
-            anchor = "start" if x >= centre_x - 1 else "end"
-            dx = 9 if anchor == "start" else -9
+            lx, ly, anchor = labels.place(x, y, _short(title, 20), prefer_right=x >= centre_x - 1)
             # One group per note, named by its path: the review site makes it a link to the note's page.
             shapes.append(f'<g class="node" data-note="{escape(item.path)}">'
                           f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="{COLOURS[group]}"><title>{escape(item.reason)}</title></circle>'
-                          f'<text x="{x + dx:.1f}" y="{y + 6:.1f}" text-anchor="{anchor}"><title>{escape(title)}</title>'
+                          f'<text x="{lx:.1f}" y="{ly:.1f}" text-anchor="{anchor}"><title>{escape(title)}</title>'
                           f'{escape(_short(title, 20))}</text></g>')
-    seed_title = _note_name(hood.seed.path)
     shapes.append(f'<g class="node" data-note="{escape(hood.seed.path)}">'
                   f'<circle cx="{centre_x}" cy="{centre}" r="13" fill="{COLOURS["seed"]}"/>'
                   f'<text x="{centre_x}" y="{centre + 32}" text-anchor="middle" class="seed">{escape(_short(seed_title, 30))}</text></g>')
@@ -237,6 +240,41 @@ def render_picture(outcome: WalkOutcome) -> str:
         '.rejected{stroke:#6f685c} .kept,.number{stroke:#e0805f;fill:#e0805f} .kept{fill:none} .numeral{fill:#23211e}}</style>\n'
         f'<rect width="{width}" height="{height}" rx="14" class="back"/>\n' + "\n".join(shapes) + "\n" + legend + "\n</svg>\n"
     )
+
+
+class Labels:
+    """Where each dot's label goes: beside its dot, on the side that overlaps no label or dot placed so far
+    (or a line above or below), so names stay readable. Widths are estimated from the font size."""
+
+    def __init__(self, width: float, dots: list[tuple[float, float]]) -> None:
+        self.width = width
+        self.boxes = [(x - 7, y - 7, x + 7, y + 7) for x, y in dots]  # every dot, so no label covers one
+
+    def take(self, x: float, y: float, text: str, anchor: str, size: float = 19) -> tuple[float, float, float, float]:
+        wide = 0.56 * size * len(text)
+        left = {"start": x, "end": x - wide}.get(anchor, x - wide / 2)
+        box = (left, y - 0.8 * size, left + wide, y + 0.25 * size)
+        self.boxes.append(box)
+        return box
+
+    def place(self, x: float, y: float, text: str, prefer_right: bool) -> tuple[float, float, str]:
+        sides = [("start", 9), ("end", -9)] if prefer_right else [("end", -9), ("start", 9)]
+        tries = [(anchor, dx, dy) for dy in (0, -20, 20) for anchor, dx in sides]
+        for anchor, dx, dy in tries:
+            wide = 0.56 * 19 * len(text)
+            left = x + dx if anchor == "start" else x + dx - wide
+            box = (left, y + 6 + dy - 15, left + wide, y + 6 + dy + 5)
+            own = (x - 7, y - 7, x + 7, y + 7)
+            if 0 <= box[0] and box[2] <= self.width and not any(_overlap(box, b) for b in self.boxes if b != own):
+                self.boxes.append(box)
+                return x + dx, y + 6 + dy, anchor
+        anchor, dx = sides[0]
+        self.take(x + dx, y + 6, text, anchor)
+        return x + dx, y + 6, anchor
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def _bridge_lines(outcome: WalkOutcome, position: dict[str, tuple[float, float]]) -> list[str]:
