@@ -1,4 +1,4 @@
-"""A first walk on a vault of thousands of notes finishes: the command a new user runs first."""
+"""Vaults big enough to be parsed by worker processes: the first walk finishes, and library use is safe."""
 
 import os
 import subprocess
@@ -20,3 +20,17 @@ def test_first_walk_on_six_thousand_notes_finishes(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "This walk read" in done.stdout
+
+
+def test_a_script_without_a_main_guard_reads_a_vault_once(tmp_path):
+    """Library use: parsing several hundred notes in worker processes must not run the caller's script again."""
+    vault = make_vault(tmp_path / "vault", 300)
+    script = tmp_path / "script.py"
+    script.write_text("import sys\nfrom walker.corpus import load_corpus\n"
+                      "open(sys.argv[2], 'a').write('ran\\n')\n"
+                      "print(len(load_corpus(sys.argv[1], use_cache=False).notes))\n", encoding="utf-8")
+    marks = tmp_path / "ran.txt"
+    done = subprocess.run([sys.executable, str(script), str(vault), str(marks)], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "300" and marks.read_text() == "ran\n"

@@ -9,6 +9,8 @@ import marshal
 import multiprocessing
 import os
 import sqlite3
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
@@ -195,11 +197,7 @@ def _parse_all(
             if progress:
                 progress(1)
         return results
-    # Never "fork": forking a process that has already run numpy leaves OpenBLAS's thread pool in a state
-    # where the parent's next large linear-algebra call can wait forever (a first walk on 6,000 notes hung
-    # in the TF-IDF index's SVD). A fork server starts clean and forks the workers from itself.
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
+    context = _worker_context()
     with ProcessPoolExecutor(workers, mp_context=context) as pool:
         chunk = max(16, len(jobs) // (workers * 8))
         for (_, path, *_rest), parsed in zip(jobs, pool.map(_parse_job, jobs, chunksize=chunk)):
@@ -207,6 +205,20 @@ def _parse_all(
             if progress:
                 progress(1)
     return results
+
+
+def _worker_context() -> multiprocessing.context.BaseContext:
+    """How the parse workers start. Forking is fastest and works for any caller, but forking a process that
+    has loaded numpy leaves OpenBLAS's threads in a state where the parent's next large linear-algebra
+    call can wait forever (a first walk on 6,000 notes hung in the index's SVD). Such a process gets its
+    workers from a fork server instead, which has loaded the parser once and nothing else."""
+    methods = multiprocessing.get_all_start_methods()
+    if "fork" in methods and "numpy" not in sys.modules and threading.active_count() == 1:
+        return multiprocessing.get_context("fork")
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" in methods:
+        context.set_forkserver_preload(["walker.corpus.load"])
+    return context
 
 
 def _parse_job(job: tuple[str, str, int, float, bool]) -> Parsed:
