@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from walker.pool.lifecycle import Outcome, digest, find, finish_discharge, laundering, stamp, stored_at, vault_link
-from walker.pool.records import FOLDER_OF_STATUS, validate
+from walker.pool.records import FOLDER_OF_STATUS, Hypothesis, validate
 from walker.pool.store import POOL, STAGING_PREFIX, PoolStore, StoredRecord
 
 
@@ -59,16 +59,16 @@ def _record_problems(store: PoolStore, record: StoredRecord, ref_text: Any,
     """One record against its schema, its folder, its conclusion note and the passages it cites."""
     rel = record.path.relative_to(store.vault).as_posix()
     problems = [Problem("schema", rel, message) for message in validate(record.data)]
-    expected = FOLDER_OF_STATUS.get(str(record.data.get("status")))
+    rec = record.record
+    expected = FOLDER_OF_STATUS.get(rec.status)
     if expected and expected != record.folder:
-        problems.append(Problem("folder", rel, f"status {record.data.get('status')} belongs in {expected}/",
-                                f"move it to {expected}/"))
-    if conclusion_notes is not None and record.data.get("conclusion_id"):
-        problems += _conclusion_problems(record, rel, conclusion_notes)
+        problems.append(Problem("folder", rel, f"status {rec.status} belongs in {expected}/", f"move it to {expected}/"))
+    if conclusion_notes is not None and isinstance(rec, Hypothesis) and rec.conclusion_id:
+        problems += _conclusion_problems(rec, rel, conclusion_notes)
     if record.folder != "active":
         return problems
-    digests = record.data.get("ref_digests") or []
-    for position, ref in enumerate(str(r) for r in record.data.get("supporting_refs") or ()):
+    digests = record.data.get("ref_digests") or []  # walker's own bookkeeping, not part of the record's schema
+    for position, ref in enumerate(rec.supporting_refs):
         text = ref_text(ref)
         if text is None:
             problems.append(Problem("dead-ref", rel, f"{ref} no longer resolves"))
@@ -90,20 +90,20 @@ def _inbox_problems(store: PoolStore, inbox_folder: str, seen: dict[str, list[St
                                     f"written for {record_id}; keep one and delete the others by hand",
                                     record=record_id))
         copies = seen.get(record_id, [])
-        if copies and all(c.data.get("status") in ("active", "muted") for c in copies):
+        if copies and all(c.record.status in ("active", "muted") for c in copies):
             problems.append(Problem("half-discharged", found[0],
-                                    f"conclusion note exists but {record_id} is still {copies[0].data.get('status')}",
+                                    f"conclusion note exists but {record_id} is still {copies[0].record.status}",
                                     f"finish the discharge of {record_id}", record=record_id))
     return problems
 
 
-def _conclusion_problems(record: StoredRecord, rel: str, conclusion_notes: dict[str, str]) -> list[Problem]:
+def _conclusion_problems(record: Hypothesis, rel: str, conclusion_notes: dict[str, str]) -> list[Problem]:
     """A discharged record's conclusion note, found by its id: gone, or moved from where the link points."""
-    conclusion_id = str(record.data["conclusion_id"])
+    conclusion_id = record.conclusion_id
     found = conclusion_notes.get(conclusion_id)
     if found is None:
         return [Problem("lost-conclusion", rel, f"its conclusion note {conclusion_id} is nowhere in the vault")]
-    linked = str(record.data.get("conclusion") or "").removeprefix("[[").partition("|")[0].removesuffix("]]")
+    linked = record.conclusion.removeprefix("[[").partition("|")[0].removesuffix("]]")
     if linked != found.removesuffix(".md"):
         return [Problem("moved-conclusion", rel, f"its conclusion note {conclusion_id} is now {found}",
                         f"point the record at {found}", record=found)]
@@ -126,7 +126,7 @@ def repair(store: PoolStore, problems: list[Problem], now: datetime) -> Outcome:
                 outcome.events.append(f"repair: removed {problem.path}")
             elif problem.kind == "folder":
                 record = stored_at(store, problem.path)
-                status = str(record.data.get("status"))
+                status = record.record.status
                 store.update_record(record, {}, FOLDER_OF_STATUS[status])
                 outcome.events.append(f"repair: [[{record.id}]] moved to {FOLDER_OF_STATUS[status]}/")
             elif problem.kind == "moved-conclusion" and problem.record:
@@ -136,7 +136,7 @@ def repair(store: PoolStore, problems: list[Problem], now: datetime) -> Outcome:
                 outcome.events.append(f"repair: [[{record.id}]] points at its conclusion {link}")
             elif problem.kind == "duplicate":
                 copies = [stored_at(store, p) for p in problem.path.split(", ")]
-                keep = [c for c in copies if FOLDER_OF_STATUS.get(str(c.data.get("status"))) == c.folder]
+                keep = [c for c in copies if FOLDER_OF_STATUS.get(c.record.status) == c.folder]
                 keep = sorted(keep, key=lambda c: c.path.stat().st_mtime_ns)[-1:] or copies[-1:]
                 for copy in copies:
                     if copy.path != keep[0].path:

@@ -12,13 +12,14 @@ import os
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import yaml
 from ruamel.yaml import YAML
 
-from walker.pool.records import REVIEWER_HEADING, RecordError
+from walker.pool.records import REVIEWER_HEADING, Hypothesis, NoteworthyEntry, RecordError, read_properties
 from walker.safeyaml import refuse_aliases
 
 
@@ -32,6 +33,11 @@ class StoredRecord:
     @property
     def id(self) -> str:
         return str(self.data.get("id", self.path.stem))
+
+    @cached_property
+    def record(self) -> Hypothesis | NoteworthyEntry:
+        """The properties, typed (read once)."""
+        return read_properties(self.data)
 
 
 

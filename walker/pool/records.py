@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from walker.errors import WalkerError
@@ -75,6 +76,96 @@ def validate(record: Mapping[str, Any]) -> list[str]:
     if not isinstance(record.get("expires_after_walks"), int):
         problems.append("expires_after_walks is not a whole number")
     return problems
+
+
+# --- records as read --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Record:
+    """What every pool record says, read once from its properties and typed. A hand edit that gives a
+    field the wrong shape reads as text or as empty, never as a crash: ``validate`` names the problem.
+    ``properties`` keeps every property as written, a reviewer's own keys included."""
+
+    id: str
+    status: str
+    title: str
+    claim: str
+    supporting_refs: tuple[str, ...]
+    created: str
+    walk: str
+    properties: Mapping[str, Any]
+
+    @property
+    def noteworthy(self) -> bool:
+        return isinstance(self, NoteworthyEntry)
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.properties)
+
+
+@dataclass(frozen=True)
+class Hypothesis(Record):
+    """A hypothesis (active, muted, or retired as discharged, rejected, archived or superseded)."""
+
+    kind: str
+    confidence: str
+    impact: str
+    impact_reason: str
+    applies_when: tuple[str, ...]
+    never_applies_when: tuple[str, ...]
+    disconfirm_if: tuple[str, ...]
+    why_it_matters: str
+    thread: tuple[str, ...]
+    expires_after_walks: int
+    idle_walks: int
+    review: str  # the decision a reviewer set in Obsidian, applied by the next `walker review` or run
+    conclusion: str  # the wikilink to the conclusion note, once discharged
+    conclusion_id: str
+
+
+@dataclass(frozen=True)
+class NoteworthyEntry(Record):
+    """A candidate the critic rejected but flagged as worth a reviewer's look."""
+
+    rejection_reason: str
+    flagged_value_reason: str
+    human_review_outcome: str  # rewrite, archive or leave, set by the reviewer
+
+
+def read_properties(data: Mapping[str, Any]) -> Hypothesis | NoteworthyEntry:
+    """The typed record for a record file's properties."""
+    def text(key: str, default: str = "") -> str:
+        value = data.get(key)
+        return default if value is None else str(value)
+
+    def texts(key: str) -> tuple[str, ...]:
+        value = data.get(key)
+        if value is None or value == "":
+            return ()
+        return tuple(str(v) for v in value) if isinstance(value, (list, tuple)) else (str(value),)
+
+    def whole(key: str, default: int) -> int:
+        value = data.get(key)
+        try:
+            return default if value is None else int(value)
+        except (TypeError, ValueError):
+            return default
+
+    common: dict[str, Any] = dict(id=text("id"), status=text("status"), title=text("title"), claim=text("claim"),
+                  supporting_refs=texts("supporting_refs"), created=text("created"), walk=text("walk"),
+                  properties=data)
+    if data.get("status") == NOTEWORTHY_STATUS or "-noteworthy-" in text("id"):
+        return NoteworthyEntry(**common, rejection_reason=text("rejection_reason"),
+                               flagged_value_reason=text("flagged_value_reason"),
+                               human_review_outcome=text("human_review_outcome").strip().lower())
+    return Hypothesis(**common, kind=text("kind"), confidence=text("confidence"), impact=text("impact"),
+                      impact_reason=text("impact_reason"), applies_when=texts("applies_when"),
+                      never_applies_when=texts("never_applies_when"), disconfirm_if=texts("disconfirm_if"),
+                      why_it_matters=text("why_it_matters"), thread=texts("thread"),
+                      expires_after_walks=whole("expires_after_walks", 12), idle_walks=whole("idle_walks", 0),
+                      review=text("review").strip().lower(), conclusion=text("conclusion"),
+                      conclusion_id=text("conclusion_id"))
 
 
 def confidence_rank(record: Mapping[str, Any]) -> int:

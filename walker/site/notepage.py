@@ -34,8 +34,8 @@ def note_page(root: Path, path: str, page: str, corpus: Corpus, links: SiteLinks
     opener = f"[Open in Obsidian]({links.obsidian_url(path)}) · {as_code(path)}"
     if citing:
         opener += "\n\nCited by " + ", ".join(
-            f"[{as_text(str(r.data.get('title') or r.id))}]({links.relative(page, f'hypotheses/{r.path.name}')})"
-            f" ({as_text(STATUS_TITLES.get(str(r.data.get('status')), str(r.data.get('status'))).lower())})"
+            f"[{as_text(r.record.title or r.id)}]({links.relative(page, f'hypotheses/{r.path.name}')})"
+            f" ({as_text(STATUS_TITLES.get(r.record.status, r.record.status).lower())})"
             for r in citing) + "."
     if cut:
         opener += (f"\n\n!!! note \"Shortened\"\n    This note is long: the page shows its first {cut}. "
@@ -151,7 +151,7 @@ def cited_notes(corpus: Corpus, root: Path, reports: list[Path], records: list[S
             if resolved in corpus.notes:
                 found.add(resolved)
     for record in records:
-        for ref in record.data.get("supporting_refs") or []:
+        for ref in record.record.supporting_refs:
             path = note_of(ref)
             if path in corpus.notes:
                 found.add(path)

@@ -23,6 +23,8 @@ from walker.corpus.text import Paragraph
 from walker.pool.records import (
     KIND_WORDS,
     STATUSES,
+    Hypothesis,
+    NoteworthyEntry,
     confidence_rank,
     validate,
 )
@@ -163,14 +165,14 @@ def _citing(records: list[StoredRecord]) -> dict[str, list[StoredRecord]]:
     """Each cited note, and the records that cite it."""
     citing: dict[str, list[StoredRecord]] = {}
     for record in records:
-        for path in dict.fromkeys(note_of(ref) for ref in record.data.get("supporting_refs") or []):
+        for path in dict.fromkeys(note_of(ref) for ref in record.record.supporting_refs):
             citing.setdefault(path, []).append(record)
     return citing
 
 
 def _dashboard(name: str, records: list[StoredRecord], reports: list[Path], runs: list[dict[str, Any]],
                corpus: Corpus, queue: list[Waiting]) -> str:
-    counts = Counter(str(r.data.get("status")) for r in records)
+    counts = Counter(r.record.status for r in records)
     invalid = [r for r in records if validate(r.data)]
     broken = [r for r in records if r.folder == "active" and dead_refs(r, corpus)]
     by_walk = {str(run.get("walk_id")): run for run in runs}
@@ -240,20 +242,19 @@ def _reports_index(reports: list[Path], runs: list[dict[str, Any]]) -> str:
 def _hypotheses_index(records: list[StoredRecord], ages: dict[str, int]) -> str:
     lines = ["# Hypotheses", "", "Every record in the pool, by status; age is counted in walks. Open one to read its evidence "
              "and decide.", ""]
-    present = [s for s in (*STATUSES, "rejected-but-noteworthy") if any(r.data.get("status") == s for r in records)]
+    present = [s for s in (*STATUSES, "rejected-but-noteworthy") if any(r.record.status == s for r in records)]
     if not present:
         return "\n".join(lines + ["No hypothesis yet: run `walker walk` in the vault, then build this site again.", ""])
     lines += [" · ".join(f"[{STATUS_TITLES[s]}](#{_status_anchor(s)})" for s in present), ""]
     for status in present:
         lines += [f"## {STATUS_TITLES[status]}", "", "| Id | Hypothesis | Kind | Confidence | Impact | Age |",
                   "|---|---|---|---|---|--:|"]
-        for r in (r for r in records if r.data.get("status") == status):
-            title = as_text(str(r.data.get("title") or r.id))
-            lines.append(f"| [{r.id.removeprefix('hyp-')}]({r.path.name}) | **{title}**: "
-                         f"{as_cell(shorten(str(r.data.get('claim', '')), 200))} | "
-                         f"{as_cell(_kind_label(r) if r.data.get('kind') else '–')} | "
-                         f"{as_cell(str(r.data.get('confidence') or '–'))} | {as_cell(str(r.data.get('impact') or '–'))} | "
-                         f"{ages.get(str(r.data.get('walk')), 0)} |")
+        for r in (r for r in records if r.record.status == status):
+            rec = r.record
+            confidence, impact = (rec.confidence, rec.impact) if isinstance(rec, Hypothesis) else ("", "")
+            lines.append(f"| [{r.id.removeprefix('hyp-')}]({r.path.name}) | **{as_text(rec.title or r.id)}**: "
+                         f"{as_cell(shorten(rec.claim, 200))} | {as_cell(_kind_label(r) or '–')} | "
+                         f"{as_cell(confidence or '–')} | {as_cell(impact or '–')} | {ages.get(rec.walk, 0)} |")
         lines.append("")
     return "\n".join(lines)
 
@@ -272,17 +273,16 @@ def waiting(records: list[StoredRecord], newest: str) -> list[Waiting]:
     """Active and noteworthy records a reviewer has still to decide, soonest to expire and surest first."""
     found = []
     for r in records:
-        if r.folder == "active":
-            decided = str(r.data.get("review") or "").strip().lower()
-            left: int | None = _int(r.data.get("expires_after_walks"), 12) - _int(r.data.get("idle_walks"), 0)
-        elif r.folder == "noteworthy":
-            decided = str(r.data.get("human_review_outcome") or "").strip().lower()
-            if decided == "leave":
+        rec = r.record
+        if r.folder == "active" and isinstance(rec, Hypothesis):
+            decided, left = rec.review, rec.expires_after_walks - rec.idle_walks
+        elif r.folder == "noteworthy" and isinstance(rec, NoteworthyEntry):
+            if rec.human_review_outcome == "leave":
                 continue  # decided: it stays as it is
-            left = None
+            decided, left = rec.human_review_outcome, None
         else:
             continue
-        found.append(Waiting(r, left, _within_week(str(r.data.get("created", "")), newest), decided))
+        found.append(Waiting(r, left, _within_week(rec.created, newest), decided))
     return sorted(found, key=lambda w: (w.walks_left is None, w.walks_left or 0,
                                         -confidence_rank(w.record.data), w.record.id))
 
@@ -297,20 +297,20 @@ def _review_queue(queue: list[Waiting]) -> str:
               "instead. Decisions made in Obsidian take effect when `walker review` runs (the weekly run does it).",
               "", "Soonest to expire first.", ""]
     for w in queue:
-        r = w.record
-        badges = [_kind_label(r)] if r.data.get("kind") else []
-        badges.append(f"{r.data.get('confidence', '–')} confidence" if r.folder == "active" else
+        r, rec = w.record, w.record.record
+        badges = [_kind_label(r)] if _kind_label(r) else []
+        badges.append(f"{rec.confidence or '–'} confidence" if isinstance(rec, Hypothesis) else
                       "rejected by the critic, flagged as worth a look")
         if w.walks_left is not None:
             badges.append(f"expires in {max(w.walks_left, 0)} walks")
-        if r.data.get("status") == "muted":
+        if rec.status == "muted":
             badges.append("muted")
         flags = (["*new this week*{: .walker-badge }"] if w.new else [])
         flags += ["*expires soon*{: .walker-badge .walker-badge--soon }"] if w.walks_left is not None and w.walks_left <= 2 else []
         flags += [f"*decided in Obsidian: {as_text(w.decided)}, not yet applied*{{: .walker-badge .walker-badge--done }}"] if w.decided else []
-        lines += [f"### [{as_text(str(r.data.get('title') or r.id))}](hypotheses/{r.path.name})", "",
+        lines += [f"### [{as_text(rec.title or r.id)}](hypotheses/{r.path.name})", "",
                   " · ".join([as_text(b) for b in badges] + flags), "",
-                  "> " + as_text(shorten(str(r.data.get("claim", "")), 320)), ""]
+                  "> " + as_text(shorten(rec.claim, 320)), ""]
     return "\n".join(lines)
 
 
@@ -321,15 +321,10 @@ def _within_week(created: str, newest: str) -> bool:
         return False
 
 
-def _int(value: object, default: int) -> int:
-    try:
-        return int(value)  # type: ignore[call-overload]
-    except (TypeError, ValueError):
-        return default
-
-
 def _kind_label(record: StoredRecord) -> str:
-    return KIND_WORDS.get(str(record.data.get("kind")), (str(record.data.get("kind")),))[0]
+    """The kind of hypothesis in words, or "" when the record does not say."""
+    kind = record.record.kind if isinstance(record.record, Hypothesis) else ""
+    return KIND_WORDS.get(kind, (kind,))[0]
 
 
 def _log(root: Path, links: SiteLinks) -> str:

@@ -6,12 +6,11 @@ from __future__ import annotations
 import re
 import shlex
 from pathlib import Path
-from typing import Any
 
 from walker.corpus import Corpus
 from walker.corpus.resolve import span
 from walker.corpus.text import Paragraph, read_paragraphs
-from walker.pool.records import KIND_WORDS, REVIEWER_HEADING
+from walker.pool.records import KIND_WORDS, REVIEWER_HEADING, Hypothesis, NoteworthyEntry
 from walker.pool.store import POOL, StoredRecord
 from walker.refs import Ref
 from walker.site.links import SiteLinks
@@ -23,60 +22,56 @@ def record_page(record: StoredRecord, source: str, page: str, ages: dict[str, in
                 links: SiteLinks, vault: Path, read: dict[str, list[Paragraph]]) -> str:
     """One hypothesis or noteworthy entry: its claim, the passages side by side, and how to decide.
     ``read``: the paragraphs of cited notes already read in this build."""
-    data = record.data
-    title = data.get("title") or record.id
-    kind = str(data.get("kind") or "")
+    rec, data = record.record, record.data
+    kind = rec.kind if isinstance(rec, Hypothesis) else ""
     about = [f"**{as_text(KIND_WORDS[kind][0])}**: {as_text(KIND_WORDS[kind][2])}"] if kind in KIND_WORDS else []
-    lines = [f"# {as_text(str(title))}", "",
-             " · ".join([*about, f"status **{as_text(STATUS_TITLES.get(str(data.get('status')), str(data.get('status'))).lower())}**",
+    lines = [f"# {as_text(rec.title or record.id)}", "",
+             " · ".join([*about, f"status **{as_text(STATUS_TITLES.get(rec.status, rec.status).lower())}**",
                          f"[Open the record in Obsidian]({links.obsidian_url(source)})", as_code(record.id)]), ""]
-    conclusion = data.get("conclusion")
-    if conclusion:
+    if isinstance(rec, Hypothesis) and rec.conclusion:
         lines += [f"**Confirmed** on {as_text(str(data.get('discharged', '')))}: the conclusion note is "
-                  f"{links.convert(str(conclusion), source, page)} "
-                  f"{as_code(str(data['conclusion_id'])) + ' ' if data.get('conclusion_id') else ''}"
+                  f"{links.convert(rec.conclusion, source, page)} "
+                  f"{as_code(rec.conclusion_id) + ' ' if rec.conclusion_id else ''}"
                   f"(source: {as_text(str(data.get('discharge_source', '')))}).", ""]
     for key, label in (("rejection_evidence", "Rejected"), ("archive_reason", "Archived"), ("superseded_by", "Superseded by")):
-        if data.get(key) and data.get("status") != "rejected-but-noteworthy":
+        if data.get(key) and rec.status != "rejected-but-noteworthy":
             lines += [f"**{label}**: {as_text(str(data[key]))}", ""]
-    lines += ["> " + as_text(str(data.get("claim", ""))).replace("\n", "\n> "), ""]
+    lines += ["> " + as_text(rec.claim).replace("\n", "\n> "), ""]
     lines += ["## Evidence", ""]
-    quotes = re.findall(r"“([^”]{12,})”", str(data.get("claim", "")))
-    thread = [str(t) for t in data.get("thread") or [] if len(str(t)) >= 3][:6]
-    for ref in data.get("supporting_refs") or []:
-        lines += _evidence(str(ref), page, corpus, links, quotes, thread, read)
+    quotes = re.findall(r"“([^”]{12,})”", rec.claim)
+    thread = [t for t in rec.thread if len(t) >= 3][:6] if isinstance(rec, Hypothesis) else []
+    for ref in rec.supporting_refs:
+        lines += _evidence(ref, page, corpus, links, quotes, thread, read)
     folded: list[str] = []
-    if data.get("status") == "rejected-but-noteworthy":
-        lines += ["## Why the critic rejected it", "", as_text(str(data.get("rejection_reason", ""))), "",
-                  "## Why it is worth a look", "", as_text(str(data.get("flagged_value_reason", ""))), ""]
+    if isinstance(rec, NoteworthyEntry):
+        lines += ["## Why the critic rejected it", "", as_text(rec.rejection_reason), "",
+                  "## Why it is worth a look", "", as_text(rec.flagged_value_reason), ""]
     else:
-        for key, label in (("why_it_matters", "Why it may matter"), ("disconfirm_if", "Wrong if")):
-            if data.get(key):
-                lines += [f"## {label}", "", *_listed(data, key), ""]
-        folded = _details(data, ages)
+        if rec.why_it_matters:
+            lines += ["## Why it may matter", "", as_text(rec.why_it_matters), ""]
+        if rec.disconfirm_if:
+            lines += ["## Wrong if", "", *_listed(rec.disconfirm_if), ""]
+        folded = _details(rec, ages)
     if record.folder in ("active", "noteworthy"):
         lines += _decide(record, source, vault, links)  # after the evidence and what would prove it wrong
     lines += folded
     lines += ["## Reviewer notes", "", _reviewer_notes(record, source, page, links), ""]
-    if data.get("walk"):
-        walk_page = links.pages.get(f"{POOL}/reports/{data['walk']}.md")
-        if walk_page:
-            lines.append(f"From the walk of [{as_text(str(data['walk']))}]({links.relative(page, walk_page)}).")
+    walk_page = links.pages.get(f"{POOL}/reports/{rec.walk}.md") if rec.walk else None
+    if walk_page:
+        lines.append(f"From the walk of [{as_text(rec.walk)}]({links.relative(page, walk_page)}).")
     return "\n".join(lines) + "\n"
 
 
-def _listed(data: dict[str, Any], key: str) -> list[str]:
-    value = data.get(key)
-    return [f"- {as_text(str(v))}" for v in value] if isinstance(value, list) else [as_text(str(value or "–"))]
+def _listed(values: tuple[str, ...]) -> list[str]:
+    return [f"- {as_text(v)}" for v in values] or ["–"]
 
 
-def _details(data: dict[str, Any], ages: dict[str, int]) -> list[str]:
+def _details(rec: Hypothesis, ages: dict[str, int]) -> list[str]:
     """What the engine wrote for the surfacing gate, and its scores: folded, a reviewer rarely needs it."""
-    details = ["**Applies when**", "", *_listed(data, "applies_when"), "", "**Never when**", "",
-               *_listed(data, "never_applies_when"), "",
-               f"**Confidence** {as_text(str(data.get('confidence')))}, **impact** {as_text(str(data.get('impact')))}: "
-               f"{as_text(str(data.get('impact_reason', '')))}", "",
-               f"Age: {ages.get(str(data.get('walk')), 0)} walks; expires after {data.get('expires_after_walks')}."]
+    details = ["**Applies when**", "", *_listed(rec.applies_when), "", "**Never when**", "",
+               *_listed(rec.never_applies_when), "",
+               f"**Confidence** {as_text(rec.confidence)}, **impact** {as_text(rec.impact)}: {as_text(rec.impact_reason)}", "",
+               f"Age: {ages.get(rec.walk, 0)} walks; expires after {rec.expires_after_walks}."]
     return ['??? info "When it applies, and how sure walker is"', "", *(f"    {line}" if line else "" for line in details), ""]
 
 
@@ -89,7 +84,7 @@ def _decide(record: StoredRecord, source: str, vault: Path, links: SiteLinks) ->
 
     open_record = f"[open the record in Obsidian]({links.obsidian_url(source)})"
     if record.folder == "noteworthy":
-        decided = str(record.data.get("human_review_outcome") or "")
+        decided = record.record.human_review_outcome if isinstance(record.record, NoteworthyEntry) else ""
         return ["## Decide", "",
                 f"Your decision so far: **{as_text(decided) if decided else 'none'}**. In Obsidian, {open_record} and set "
                 "the property **human_review_outcome** to one of:", "",
@@ -98,7 +93,7 @@ def _decide(record: StoredRecord, source: str, vault: Path, links: SiteLinks) ->
                 "- `leave`: keep it here as it is.", "",
                 "`walker review` (run by the weekly timer) applies it. To archive it now, in a terminal:", "",
                 _command_block(command("archive")), ""]
-    decided = str(record.data.get("review") or "")
+    decided = record.record.review if isinstance(record.record, Hypothesis) else ""
     return ["## Decide", "",
             *([f"You decided **{as_text(decided)}** in Obsidian; `walker review` (run by the weekly timer) applies it.", ""]
               if decided else []),
@@ -178,7 +173,7 @@ def _window(text: str, limit: int = 400, around: str = "") -> str:
 
 def dead_refs(record: StoredRecord, corpus: Corpus) -> list[str]:
     dead = []
-    for ref in record.data.get("supporting_refs") or []:
+    for ref in record.record.supporting_refs:
         parsed = Ref.parse(ref)
         note = corpus.notes.get(parsed.path)
         if note is None or span(parsed, note) is None:
