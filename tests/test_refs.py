@@ -6,6 +6,7 @@ import pytest
 from conftest import SAMPLE_VAULT
 
 from walker.corpus.resolve import span
+from walker.pool.store import StoredRecord
 from walker.refs import Ref, note_of, split_subpath
 from walker.site.recordpage import dead_refs
 from walker.walk.critic import CriticContext
@@ -53,9 +54,8 @@ def test_the_critic_check_and_site_agree_on_what_a_ref_opens(ws, ref, alive):
     assert (note is not None and span(Ref.parse(ref), note) is not None) == alive
     assert (critic.ref_text(ref) is not None) == alive  # the critic, and `walker check` through it
 
-    class Record:
-        data = {"supporting_refs": [ref]}
-    assert (dead_refs(Record, ws.corpus) == []) == alive  # the review site
+    record = StoredRecord(Path("hyp-2026-12-01-001.md"), "active", {"supporting_refs": [ref]}, "")
+    assert (dead_refs(record, ws.corpus) == []) == alive  # the review site
 
 
 def test_only_the_ref_module_splits_refs():
