@@ -109,3 +109,27 @@ def test_record_properties_are_flat_for_obsidian(tmp_path):
     assert data["via"] == "[[C|C]]"
     for value in data.values():
         assert not isinstance(value, dict) and not (isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value))
+
+
+def test_records_are_read_once_into_types_and_hand_edits_never_crash_the_reader():
+    from walker.pool.records import Hypothesis, NoteworthyEntry, read_properties
+
+    written = {"id": "hyp-2026-12-01-001", "status": "active", "claim": "A and B.", "kind": "analogy",
+               "supporting_refs": ["A.md#^x", "B.md#^y"], "confidence": "low", "impact": "add",
+               "applies_when": ["Working on A."], "expires_after_walks": 12, "idle_walks": 3,
+               "review": " Confirm ", "review_evidence": "seen on 2026-12-01", "thread": ["warm", "peak"]}
+    hypothesis = read_properties(written)
+    assert isinstance(hypothesis, Hypothesis) and not hypothesis.noteworthy
+    assert hypothesis.supporting_refs == ("A.md#^x", "B.md#^y") and hypothesis.idle_walks == 3
+    assert hypothesis.review == "confirm" and hypothesis.review_evidence == ("seen on 2026-12-01",)
+    assert hypothesis.as_dict() == written  # every property as written, for --json and the record page
+
+    edited = read_properties({"id": "hyp-2026-12-01-002", "supporting_refs": "A.md", "idle_walks": "many",
+                              "expires_after_walks": None, "applies_when": None, "claim": None})
+    assert isinstance(edited, Hypothesis)
+    assert edited.supporting_refs == ("A.md",) and edited.idle_walks == 0 and edited.expires_after_walks == 12
+    assert edited.applies_when == () and edited.claim == "" and edited.status == ""
+
+    entry = read_properties({"id": "hyp-2026-12-01-noteworthy-001", "status": "archived",
+                             "human_review_outcome": "Rewrite", "rejection_reason": "single source"})
+    assert isinstance(entry, NoteworthyEntry) and entry.noteworthy and entry.human_review_outcome == "rewrite"

@@ -16,8 +16,8 @@ from typing import Any
 from walker.config import table
 from walker.errors import WalkerError
 from walker.pool import lifecycle
-from walker.pool.records import REVIEW_OUTCOMES
-from walker.pool.store import PoolBusy, PoolStore
+from walker.pool.records import REVIEW_OUTCOMES, Hypothesis, NoteworthyEntry
+from walker.pool.store import PoolBusy, PoolStore, StoredRecord
 from walker.walk.critic import CriticContext
 from walker.walk.runner import WalkOptions, run_walk
 from walker.workspace import Workspace
@@ -121,7 +121,8 @@ def apply_reviews(ws: Workspace, now: datetime) -> lifecycle.Outcome:
     store = PoolStore(ws.root)
     outcome = lifecycle.Outcome()
     for record in store.records("noteworthy"):
-        choice = str(record.data.get("human_review_outcome") or "").strip().lower()
+        entry = record.record
+        choice = entry.human_review_outcome if isinstance(entry, NoteworthyEntry) else ""
         if not choice or choice == "leave":
             continue
         if choice not in REVIEW_OUTCOMES:
@@ -131,18 +132,19 @@ def apply_reviews(ws: Workspace, now: datetime) -> lifecycle.Outcome:
         else:
             outcome.events += _rewrite(ws, store, record, now, outcome)
     for record in store.records("active"):
-        choice = str(record.data.get("review") or "").strip().lower()
-        if not choice:
+        hypothesis = record.record
+        if not isinstance(hypothesis, Hypothesis) or not hypothesis.review:
             continue
+        choice = hypothesis.review
         try:
             if choice == "confirm":
-                source, statement = str(record.data.get("review_source") or ""), str(record.data.get("review_statement") or "")
+                source, statement = hypothesis.review_source, hypothesis.review_statement
                 if not source.strip() or not statement.strip():
                     raise lifecycle.LifecycleError(f"{record.id}: review: confirm needs review_source and review_statement")
                 done = lifecycle.discharge(store, ws.settings.inbox_folder, record.id, source=source, statement=statement,
-                                           evidence=_strings(record.data.get("review_evidence")), now=now)
+                                           evidence=list(hypothesis.review_evidence), now=now)
             elif choice == "reject":
-                evidence = " ".join(_strings(record.data.get("review_evidence")))
+                evidence = " ".join(hypothesis.review_evidence)
                 if not evidence.strip():
                     raise lifecycle.LifecycleError(f"{record.id}: review: reject needs review_evidence")
                 done = lifecycle.reject(store, record.id, evidence=evidence, now=now)
@@ -155,11 +157,10 @@ def apply_reviews(ws: Workspace, now: datetime) -> lifecycle.Outcome:
     return outcome
 
 
-def _rewrite(ws: Workspace, store: PoolStore, record: Any, now: datetime, outcome: lifecycle.Outcome) -> list[str]:
+def _rewrite(ws: Workspace, store: PoolStore, record: StoredRecord, now: datetime, outcome: lifecycle.Outcome) -> list[str]:
     """A fresh walk from the entry's refs and claim together; the entry is archived as rewritten only
     into survivors that cite at least one of its refs (§13.5). Anything else kept is the walk's own."""
-    claim = str(record.data.get("claim") or "").strip()
-    refs = tuple(str(r) for r in record.data.get("supporting_refs") or ())
+    claim, refs = record.record.claim.strip(), record.record.supporting_refs
     try:
         result = run_walk(ws, WalkOptions(now=now, seed_text=claim, seed_refs=refs, random_seed=len(claim)))
     except WalkerError as exc:
@@ -181,8 +182,3 @@ def _rewrite(ws: Workspace, store: PoolStore, record: Any, now: datetime, outcom
         store.log(now.strftime("%Y-%m-%d %H:%M"), [event])
     return [event]
 
-
-def _strings(value: Any) -> list[str]:
-    if value is None:
-        return []
-    return [str(value)] if isinstance(value, str) else [str(v) for v in value]

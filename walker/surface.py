@@ -89,7 +89,7 @@ def surface(vault: Path | str, turn: str, mode: str | None = None, limit: int | 
     if chosen == "pull":
         if not weigh(_without_pull_phrases(turn), vocabulary):
             # A bare "walk note" names no subject: the pool's newest and surest first.
-            picked = sorted(records, key=lambda r: (str(r.data.get("created", "")), confidence_rank(r.data)), reverse=True)
+            picked = sorted(records, key=lambda r: (r.record.created, confidence_rank(r.data)), reverse=True)
         else:
             picked = [r for r in ranked if scores[r.id] >= settings.match_pull]
         result.surfaced = [_entry(r) for r in picked[:limit]]

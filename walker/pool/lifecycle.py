@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from walker.errors import WalkerError
-from walker.pool.records import FOLDER_OF_STATUS, NOTEWORTHY_STATUS, note_link
+from walker.pool.records import FOLDER_OF_STATUS, NOTEWORTHY_STATUS, Hypothesis, note_link
 from walker.pool.store import PoolStore, StoredRecord, read_record
 from walker.refs import Ref
 
@@ -54,8 +54,8 @@ def laundering(source: str, record: StoredRecord) -> str | None:
     and can be found again: a date (a statement or an observation on a day), a URL, or another note."""
     text = source.lower()
     ref_notes = set()
-    for ref in record.data.get("supporting_refs") or []:
-        path, anchor = Ref.parse(str(ref).lower())
+    for ref in record.record.supporting_refs:
+        path, anchor = Ref.parse(ref.lower())
         name = Ref(path).title
         ref_notes.add(name)
         for piece in (str(ref).lower(), path, path.removesuffix(".md"), name, anchor):
@@ -98,8 +98,8 @@ def discharge(store: PoolStore, inbox_folder: str, record_id: str, *, source: st
         raise LifecycleError("a discharge needs --statement: the fact in your own words")
     with store.lock():
         record = find(store, record_id)
-        if record.data.get("status") not in ("active", "muted"):
-            raise LifecycleError(f"{record.id} is {record.data.get('status')}; only active or muted hypotheses discharge")
+        if record.record.status not in ("active", "muted"):
+            raise LifecycleError(f"{record.id} is {record.record.status}; only active or muted hypotheses discharge")
         why = laundering(source, record)
         if why:
             raise LifecycleError(f"{record.id}: {why}")
@@ -110,7 +110,7 @@ def discharge(store: PoolStore, inbox_folder: str, record_id: str, *, source: st
         else:
             note = capture(store.vault, inbox_folder, Conclusion(
                 created=now.date().isoformat(), source=source.strip(), statement=statement, inspired_by=record.id,
-                corroborating_refs=tuple(str(r) for r in record.data.get("supporting_refs") or ()),
+                corroborating_refs=record.record.supporting_refs,
                 evidence=tuple(evidence)))
         return finish_discharge(store, record, note, source.strip(), now, Outcome(written=[note]))
 
@@ -157,7 +157,7 @@ def _move(store: PoolStore, record_id: str, status: str, changes: dict[str, Any]
           allowed: tuple[str, ...]) -> Outcome:
     with store.lock():
         record = find(store, record_id)
-        current = record.data.get("status")
+        current = record.record.status
         if current not in allowed:
             raise LifecycleError(f"{record.id} is {current}; this applies to {' or '.join(allowed)} records")
         outcome = Outcome()
@@ -202,7 +202,7 @@ def conversation_feedback(store: PoolStore, record_id: str, outcome: str, now: d
     with store.lock():
         record = find(store, record_id)
         if record.folder != "active":
-            raise LifecycleError(f"{record_id} is {record.data.get('status')}; feedback applies to active records")
+            raise LifecycleError(f"{record_id} is {record.record.status}; feedback applies to active records")
         if outcome == "engaged":
             store.update_record(record, {"ignored_in_a_row": 0, "idle_walks": 0, "last_engaged": now.date().isoformat()})
             done.events.append(f"surface-engaged: [[{record_id}]]")
@@ -210,7 +210,7 @@ def conversation_feedback(store: PoolStore, record_id: str, outcome: str, now: d
             ignored = int(record.data.get("ignored_in_a_row") or 0) + 1
             changes: dict[str, Any] = {"ignored_in_a_row": ignored}
             done.events.append(f"surface-ignored: [[{record_id}]] ({ignored} in a row)")
-            if ignored >= ignores_to_mute and record.data.get("status") == "active":
+            if ignored >= ignores_to_mute and record.record.status == "active":
                 changes.update(status="muted", muted=now.date().isoformat())
                 done.events.append(f"mute: [[{record_id}]] (ignored {ignored} times in a row)")
             store.update_record(record, changes)
@@ -234,10 +234,10 @@ def age_pool(store: PoolStore, now: datetime, walk_id: str) -> Outcome:
     outcome = Outcome()
     with store.lock():
         for record in store.records("active"):
-            if record.data.get("walk") == walk_id:
+            if record.record.walk == walk_id or not isinstance(record.record, Hypothesis):
                 continue
-            idle = int(record.data.get("idle_walks") or 0) + 1
-            limit = int(record.data.get("expires_after_walks") or 12)
+            idle = record.record.idle_walks + 1
+            limit = record.record.expires_after_walks or 12
             if idle >= limit:
                 reason = f"expired after {idle} walks without being surfaced or engaged"
                 store.update_record(record, {"status": "archived", "idle_walks": idle, "archived": now.date().isoformat(),
@@ -260,12 +260,12 @@ def supersede(store: PoolStore, new_ids: Iterable[str], now: datetime, agree: An
             new = records.get(new_id)
             if new is None:
                 continue
-            new_refs = set(new.data.get("supporting_refs") or ())
+            new_refs = set(new.record.supporting_refs)
             for old in list(records.values()):
-                old_refs = set(old.data.get("supporting_refs") or ())
+                old_refs = set(old.record.supporting_refs)
                 if old.id == new_id or not old_refs or not old_refs < new_refs:
                     continue
-                if not agree(str(old.data.get("claim", "")), str(new.data.get("claim", ""))):
+                if not agree(old.record.claim, new.record.claim):
                     continue
                 store.update_record(old, {"status": "superseded", "superseded_by": new_id,
                                           "archived": now.date().isoformat()}, "archived")
@@ -281,7 +281,7 @@ def archive_dead_refs(store: PoolStore, alive: Any, now: datetime) -> Outcome:
     outcome = Outcome()
     with store.lock():
         for record in store.records("active"):
-            dead = [str(r) for r in record.data.get("supporting_refs") or () if not alive(str(r))]
+            dead = [r for r in record.record.supporting_refs if not alive(r)]
             if dead:
                 reason = f"refs no longer resolve: {', '.join(dead)}"
                 store.update_record(record, {"status": "archived", "archived": now.date().isoformat(),

@@ -120,6 +120,9 @@ class Hypothesis(Record):
     expires_after_walks: int
     idle_walks: int
     review: str  # the decision a reviewer set in Obsidian, applied by the next `walker review` or run
+    review_source: str  # ...and what it rests on, for a confirm
+    review_statement: str
+    review_evidence: tuple[str, ...]
     conclusion: str  # the wikilink to the conclusion note, once discharged
     conclusion_id: str
 
@@ -164,7 +167,9 @@ def read_properties(data: Mapping[str, Any]) -> Hypothesis | NoteworthyEntry:
                       never_applies_when=texts("never_applies_when"), disconfirm_if=texts("disconfirm_if"),
                       why_it_matters=text("why_it_matters"), thread=texts("thread"),
                       expires_after_walks=whole("expires_after_walks", 12), idle_walks=whole("idle_walks", 0),
-                      review=text("review").strip().lower(), conclusion=text("conclusion"),
+                      review=text("review").strip().lower(), review_source=text("review_source"),
+                      review_statement=text("review_statement"), review_evidence=texts("review_evidence"),
+                      conclusion=text("conclusion"),
                       conclusion_id=text("conclusion_id"))
 
 

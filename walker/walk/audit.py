@@ -34,8 +34,8 @@ def critique_file(ws: Workspace, file: Path) -> list[dict[str, Any]]:
         raise BadCandidates(f"{file}: expected a YAML list of candidate records (claim, supporting_refs, …)")
     candidates = [Candidate.from_dict(item) for item in data]
     retrieved = {note_of(ref) for c in candidates for ref in c.supporting_refs}
-    pool = [PoolClaim(r.id, str(r.data.get("status")), str(r.data.get("claim", "")),
-                      tuple(r.data.get("supporting_refs") or ())) for r in PoolStore(ws.root).records("active", "rejected")]
+    pool = [PoolClaim(r.id, r.record.status, r.record.claim, r.record.supporting_refs)
+            for r in PoolStore(ws.root).records("active", "rejected")]
     verdicts = gate(candidates, CriticContext(ws.corpus, ws.index, retrieved, pool))
     return [{"id": str(item.get("id") or f"candidate-{n + 1}"), **verdict.as_dict()}
             for n, (item, verdict) in enumerate(zip(data, verdicts))]
