@@ -231,13 +231,14 @@ def item_7(scratch: Scratch) -> Item:
 
 def _rewrite_record(scratch: Scratch, item: Item) -> dict[str, Any] | None:
     """An active rewrite-impact hypothesis: one the walks kept, else a kept one marked rewrite on the copy."""
+    from walker.pool.records import Hypothesis
     from walker.pool.store import PoolStore
 
     found = next((r for r in scratch.records("active") if r.get("impact") == "rewrite"), None)
     if found is not None:
         return found
     store = PoolStore(scratch.root)
-    record = next((r for r in store.records("active") if r.data.get("impact") == "add"), None)
+    record = next((r for r in store.records("active") if isinstance(r.record, Hypothesis) and r.record.impact == "add"), None)
     if record is None:
         return None
     with store.lock():

@@ -8,6 +8,7 @@ from typing import Any
 
 from walker.errors import WalkerError
 from walker.pool import health
+from walker.pool.records import Hypothesis
 from walker.pool.store import PoolStore
 
 
@@ -18,20 +19,20 @@ class RecordNotFound(WalkerError):
 def list_records(vault: Path | str, status: str | None = None) -> list[dict[str, Any]]:
     rows = []
     for record in PoolStore(vault).records():
-        data = record.data
-        record_status = str(data.get("status", ""))
-        if status and status not in (record_status, record.folder):
+        rec = record.record
+        if status and status not in (rec.status, record.folder):
             continue
+        hypothesis = rec if isinstance(rec, Hypothesis) else None
         rows.append({
             "id": record.id,
-            "status": record_status,
+            "status": rec.status,
             "folder": record.folder,
-            "title": data.get("title", ""),
-            "claim": str(data.get("claim", "")).strip(),
-            "confidence": data.get("confidence"),
-            "impact": data.get("impact"),
-            "created": data.get("created"),
-            "supporting_refs": list(data.get("supporting_refs") or []),
+            "title": rec.title,
+            "claim": rec.claim.strip(),
+            "confidence": hypothesis.confidence if hypothesis else None,
+            "impact": hypothesis.impact if hypothesis else None,
+            "created": rec.created or None,
+            "supporting_refs": list(rec.supporting_refs),
             "path": str(record.path),
         })
     return rows
