@@ -245,3 +245,39 @@ def test_a_planted_walk_picture_runs_nothing_and_links_only_to_note_pages(tmp_pa
     assert "script" not in markup.lower().replace("&lt;script", "") and "onclick" not in markup
     assert "javascript:" not in markup and "<style" not in markup and "display:none" not in markup
     assert re.findall(r'href="([^"]+)"', markup) == ["../notes/Garden/Compost.html"]
+
+
+EDGE = """# Edge
+
+A real link to [[Compost]] here.
+
+> [!note] In a callout
+> See [[Worm Bin]] too.
+
+> ```
+> [[Soil]] in a fenced block in a quote
+> ```
+
+<!-- [[Mulch]] in an HTML comment -->
+
+$$
+[[Pruning]] in math
+$$
+
+    [[Aphids]] in indented code
+"""
+
+
+def test_a_note_page_links_exactly_what_the_corpus_reads_as_links(tmp_path):
+    from walker.corpus import load_corpus
+    from walker.site.links import SiteLinks
+    from walker.site.notepage import note_page
+
+    vault = write_vault(copy_vault_files(SAMPLE_VAULT, tmp_path / "vault"), {"Garden/Edge.md": EDGE})
+    corpus = load_corpus(vault)
+    assert [link.target for link in corpus.links if link.source == "Garden/Edge.md"] == ["Compost", "Worm Bin"]
+    links = SiteLinks(corpus, "vault", {p: f"notes/{p}" for p in corpus.notes}, {})
+    page = note_page(vault, "Garden/Edge.md", "notes/Garden/Edge.md", corpus, links, [])
+    assert "[Compost](Compost.md)" in page and "[Worm Bin](Worm%20Bin.md)" in page  # the callout's link too
+    for shown_as_written in ("[[Soil]]", "[[Mulch]]", "[[Pruning]]", "[[Aphids]]"):
+        assert shown_as_written in page, shown_as_written

@@ -17,6 +17,7 @@ from markdown.extensions.toc import slugify
 from walker.corpus import Resolver, find_subpath
 from walker.corpus.model import Block, Corpus, Heading
 from walker.corpus.parse import decode_uri, is_internal_url
+from walker.corpus.parse import markdown as parser
 from walker.refs import split_subpath
 from walker.site.obsidian import regions
 
@@ -142,11 +143,34 @@ def _escape(label: str) -> str:
     return label.replace("[", "\\[").replace("]", "\\]")
 
 
+# Blocks the corpus reads no link in, found by the corpus's own parser: a fence inside a quote, an HTML
+# block (comments included), $$ math. Indented code is left to ``regions``, which knows that an admonition's
+# indented body is not code.
+_LINKLESS_BLOCKS = frozenset({"fence", "html_block", "math_block", "math_block_eqno"})
+
+
+_MAY_HOLD_LINKLESS = re.compile(r"^[ \t]*(?:>[ \t]*)+(?:`{3}|~{3})|^ {0,3}(?:<|\$\$)", re.MULTILINE)
+
+
+def _linkless_lines(markdown: str) -> set[int]:
+    """Line numbers (from 0) that markdown-it puts in a block without links. Most pages have no line that
+    could open such a block, and are not parsed."""
+    lines: set[int] = set()
+    if not _MAY_HOLD_LINKLESS.search(markdown):
+        return lines
+    for token in parser().parse(markdown, {"links": []}):
+        if token.type in _LINKLESS_BLOCKS and token.map:
+            lines.update(range(token.map[0], token.map[1]))
+    return lines
+
+
 def _outside_code(markdown: str, rewrite: Callable[[str], str]) -> str:
-    """Apply ``rewrite`` to every line outside code (fenced or indented), and outside inline code spans."""
+    """Apply ``rewrite`` to every line outside code (fenced, indented, HTML blocks, math) and outside inline
+    code spans."""
     out = []
-    for line, code in regions(markdown):
-        if code:
+    linkless = _linkless_lines(markdown)
+    for number, (line, code) in enumerate(regions(markdown)):
+        if code or number in linkless:
             out.append(line)
             continue
         # A wikilink may hold code in its label ([[Note#`id`|the `id` rules]]): it is taken whole first.
