@@ -118,7 +118,7 @@ def apply_reviews(ws: Workspace, now: datetime) -> lifecycle.Outcome:
 
     An incomplete or invalid edit is reported and the record is left exactly as it is.
     """
-    store = PoolStore(ws.root)
+    store = ws.pool
     outcome = lifecycle.Outcome()
     for record in store.records("noteworthy"):
         entry = record.record

@@ -1,4 +1,4 @@
-"""One vault, opened: settings, the read-only corpus, its graph and its text index."""
+"""One vault, opened: settings, the read-only corpus, its graph, its text index and its pool."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from walker.corpus import Corpus, Resolver, load_corpus
 from walker.corpus.load import Progress
 from walker.errors import WalkerError
 from walker.graph import Adjacency, build_graph, note_links
+from walker.pool.store import PoolStore
 from walker.similarity import TextIndex, load_index
 from walker.wander import WanderSettings
 
@@ -51,6 +52,11 @@ class Workspace:
     def build_index(self) -> TextIndex:
         """Load or build the TF-IDF index now (it is cached for later runs and for surfacing)."""
         return self.index
+
+    @cached_property
+    def pool(self) -> PoolStore:
+        """The vault's walks/ folder, through its one writer."""
+        return PoolStore(self.root)
 
     @cached_property
     def wander_settings(self) -> WanderSettings:

@@ -8,7 +8,6 @@ from typing import Any
 import yaml
 
 from walker.errors import WalkerError
-from walker.pool.store import PoolStore
 from walker.refs import note_of
 from walker.safeyaml import refuse_aliases
 from walker.walk.candidate import Candidate
@@ -35,7 +34,7 @@ def critique_file(ws: Workspace, file: Path) -> list[dict[str, Any]]:
     candidates = [Candidate.from_dict(item) for item in data]
     retrieved = {note_of(ref) for c in candidates for ref in c.supporting_refs}
     pool = [PoolClaim(r.id, r.record.status, r.record.claim, r.record.supporting_refs)
-            for r in PoolStore(ws.root).records("active", "rejected")]
+            for r in ws.pool.records("active", "rejected")]
     verdicts = gate(candidates, CriticContext(ws.corpus, ws.index, retrieved, pool))
     return [{"id": str(item.get("id") or f"candidate-{n + 1}"), **verdict.as_dict()}
             for n, (item, verdict) in enumerate(zip(data, verdicts))]

@@ -96,7 +96,7 @@ class WalkResult:
 def run_walk(ws: Workspace, options: WalkOptions) -> WalkResult:
     """Run one walk pass over the workspace's vault."""
     settings = table(WalkSettings, ws.settings.extra, "walk")
-    store = PoolStore(ws.root)
+    store = ws.pool
     history = store.runs()
     rng = random.Random(options.random_seed)
     seed = _pick_seed(ws, options, history, rng)
