@@ -235,7 +235,7 @@ def test_a_planted_walk_picture_runs_nothing_and_links_only_to_note_pages(tmp_pa
     from walker.site.svg import inline_picture
 
     planted = (b'<svg xmlns="http://www.w3.org/2000/svg"><title>t</title><script>alert(1)</script>'
-               b'<style>body{display:none}</style>'
+               b'<style>body{display:none}</style><g><style>main{visibility:hidden}</style></g>'
                b'<g class="node" data-note="Garden/Compost.md" onclick="alert(2)"><text>Compost</text></g>'
                b'<g class="node" data-note="&quot;&gt;&lt;script&gt;alert(3)&lt;/script&gt;"><text>x</text></g>'
                b'<a href="javascript:alert(4)"><text>y</text></a></svg>')
@@ -244,6 +244,7 @@ def test_a_planted_walk_picture_runs_nothing_and_links_only_to_note_pages(tmp_pa
     assert markup is not None
     assert "script" not in markup.lower().replace("&lt;script", "") and "onclick" not in markup
     assert "javascript:" not in markup and "<style" not in markup and "display:none" not in markup
+    assert "visibility" not in markup  # a style nested in a group would restyle the whole page
     assert re.findall(r'href="([^"]+)"', markup) == ["../notes/Garden/Compost.html"]
 
 

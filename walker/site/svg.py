@@ -49,15 +49,16 @@ def inline_picture(data: bytes, href_of: Callable[[str], str | None]) -> str | N
     if clean is None:
         return None
     root = ET.fromstring(clean)
-    for style in [child for child in root if _local(child.tag) == "style"]:
-        root.remove(style)
+    for parent in list(root.iter()):  # any <style>, however deep: inside a page it would restyle the page
+        for style in [child for child in parent if _local(child.tag) == "style"]:
+            parent.remove(style)
     for name in ("width", "height", "font-family", "font-size"):
         root.attrib.pop(name, None)
     title = next((child.text or "" for child in root if _local(child.tag) == "title"), "")
     root.set("class", "walk-picture")
     root.set("role", "group")
     root.set("aria-label", title)
-    for parent in root.iter():
+    for parent in list(root.iter()):
         for at, child in enumerate(list(parent)):
             note = child.get("data-note")
             if note is None:
