@@ -259,12 +259,10 @@ class Labels:
 
     def place(self, x: float, y: float, text: str, prefer_right: bool) -> tuple[float, float, str]:
         sides = [("start", 9), ("end", -9)] if prefer_right else [("end", -9), ("start", 9)]
-        tries = [(anchor, dx, dy) for dy in (0, -20, 20) for anchor, dx in sides]
-        for anchor, dx, dy in tries:
-            wide = 0.56 * 19 * len(text)
+        wide, own = 0.56 * 19 * len(text), (x - 7, y - 7, x + 7, y + 7)
+        for anchor, dx, dy in [(anchor, dx, dy) for dy in (0, -20, 20) for anchor, dx in sides]:
             left = x + dx if anchor == "start" else x + dx - wide
             box = (left, y + 6 + dy - 15, left + wide, y + 6 + dy + 5)
-            own = (x - 7, y - 7, x + 7, y + 7)
             if 0 <= box[0] and box[2] <= self.width and not any(_overlap(box, b) for b in self.boxes if b != own):
                 self.boxes.append(box)
                 return x + dx, y + 6 + dy, anchor

@@ -12,8 +12,6 @@ import hashlib
 import marshal
 import sqlite3
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -60,18 +58,6 @@ class ParseCache:
             "(path TEXT PRIMARY KEY, digest TEXT, mtime_ns INTEGER, size INTEGER, data BLOB)"
         )
 
-    @classmethod
-    @contextmanager
-    def reading(cls, path: Path) -> Iterator[ParseCache]:
-        """An existing cache file, opened to read what an earlier load stored."""
-        cache = cls.__new__(cls)
-        cache.path = path
-        cache._db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-        try:
-            yield cache
-        finally:
-            cache.close()
-
     def load(self) -> dict[str, tuple[int, int, bytes]]:
         """All rows as path -> (mtime_ns, size, serialized entry); decoded lazily by ``entry``."""
         rows = self._db.execute("SELECT path, mtime_ns, size, data FROM files")
@@ -92,12 +78,6 @@ class ParseCache:
             stale = [(p,) for (p,) in self._db.execute("SELECT path FROM files") if p not in keep]
             self._db.executemany("DELETE FROM files WHERE path = ?", stale)
 
-    def paragraphs(self, stamps: dict[str, tuple[int, int]]) -> dict[str, list[Paragraph]]:
-        """The stored paragraphs of the notes whose (mtime_ns, size) still match ``stamps``."""
-        rows = self._db.execute("SELECT path, mtime_ns, size, paragraphs FROM files WHERE paragraphs IS NOT NULL")
-        return {path: [_new(Paragraph, p) for p in marshal.loads(data)]
-                for path, mtime, size, data in rows if stamps.get(path) == (mtime, size)}
-
     def load_resolutions(self, digest: str) -> dict[str, tuple[int, int, bytes]]:
         rows = self._db.execute("SELECT path, mtime_ns, size, data FROM resolved WHERE digest = ?", (digest,))
         return {path: (mtime, size, data) for path, mtime, size, data in rows}
@@ -112,6 +92,18 @@ class ParseCache:
 
     def close(self) -> None:
         self._db.close()
+
+
+def stored_paragraphs(cache_file: Path, stamps: dict[str, tuple[int, int]]) -> dict[str, list[Paragraph]]:
+    """The paragraphs an earlier load stored, for the notes whose (mtime_ns, size) still match ``stamps``.
+    Opened read-only: this is a reader of a cache some load already wrote."""
+    db = sqlite3.connect(f"{cache_file.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        rows = db.execute("SELECT path, mtime_ns, size, paragraphs FROM files WHERE paragraphs IS NOT NULL")
+        return {path: [_new(Paragraph, p) for p in marshal.loads(data)]
+                for path, mtime, size, data in rows if stamps.get(path) == (mtime, size)}
+    finally:
+        db.close()
 
 
 def dumps(entry: Entry) -> bytes:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from walker.config import Settings, cache_dir, load_settings
-from walker.corpus.cache import Entry, ParseCache, loads
+from walker.corpus.cache import Entry, ParseCache, loads, stored_paragraphs
 from walker.corpus.model import Corpus, ParsedNote, Skipped, VaultFile
 from walker.corpus.parse import BinaryFileError, decode, parse_note
 from walker.corpus.resolve import Resolver, find_subpath
@@ -175,14 +175,13 @@ def note_paragraphs(corpus: Corpus) -> dict[str, list[Paragraph]]:
     if corpus.cache_file and Path(corpus.cache_file).is_file():
         stamps = {f.path: (f.mtime_ns, f.size) for f in corpus.files if f.path in corpus.notes}
         try:
-            with ParseCache.reading(Path(corpus.cache_file)) as cache:
-                stored = cache.paragraphs(stamps)
+            stored = stored_paragraphs(Path(corpus.cache_file), stamps)
         except sqlite3.Error:
             stored = {}  # a damaged cache is read around, never trusted
     return {p: stored[p] if p in stored else read_paragraphs(corpus.root, note) for p, note in corpus.notes.items()}
 
 
-Parsed = tuple[Entry, "list[Paragraph] | None"]  # what a file holds, and its paragraphs when it is a note
+Parsed = tuple[Entry, list[Paragraph] | None]  # what a file holds, and its paragraphs when it is a note
 
 
 def _parse_all(

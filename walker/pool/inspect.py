@@ -41,7 +41,7 @@ def list_records(vault: Path | str, status: str | None = None) -> list[dict[str,
 def show_record(vault: Path | str, record_id: str) -> dict[str, Any]:
     for record in PoolStore(vault).records():
         if record.id == record_id or record.path.stem == record_id:
-            return {"path": str(record.path), "folder": record.folder, **record.data}
+            return {"path": str(record.path), "folder": record.folder, **record.record.as_dict()}
     raise RecordNotFound(f"no record {record_id!r} in {Path(vault) / 'walks'}; `walker pool list` shows the ids")
 
 
