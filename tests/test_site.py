@@ -94,6 +94,22 @@ def test_anchors_in_links_exist(built):
             assert f'id="{href[1]}"' in target.read_text(), (page, href)
 
 
+def test_every_pages_navigation_links_to_pages_that_exist(built):
+    """The navigation of pages outside it is rendered once per folder: each copy must still link right."""
+    _, site = built
+    pages = list(site.rglob("*.html"))
+    folders = {page.parent for page in pages if "/notes/" in page.as_posix() or "/hypotheses/" in page.as_posix()}
+    assert len(folders) >= 3  # hypotheses/ and cited notes at two depths
+    for page in pages:
+        nav = re.search(r'data-md-type="navigation".*?data-md-type="toc"', page.read_text(), flags=re.DOTALL)
+        assert nav, page
+        hrefs = [h for h in re.findall(r'href="([^"#:]+)"', nav.group(0))]
+        if page.parent in folders:
+            assert "how-to-review.html" in {Path(h).name for h in hrefs}, page
+        for href in hrefs:
+            assert (page.parent / unquote(href)).resolve().is_file(), (page, href)
+
+
 def test_note_text_is_inert(built):
     _, site = built
     html = (site / "notes" / "Kitchen" / "Danger.html").read_text()

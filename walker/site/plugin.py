@@ -8,10 +8,12 @@ untrusted notes is never built without it.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from pathlib import Path
 from urllib.parse import quote
 
+from jinja2 import Environment
 from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
@@ -34,6 +36,33 @@ class WalkerSiteConfig(Config):
     vault_name = config_options.Type(str, default="")
 
 
+class SharedNav:
+    """The primary navigation of pages that are not in it, rendered once per folder (see main.html).
+
+    Such a page marks nothing in the navigation as active, so its navigation differs from another's
+    only by its links, which are relative to the page's folder.
+    """
+
+    def __init__(self) -> None:
+        self.by_folder: dict[str, str] = {}
+
+    @staticmethod
+    def _folder(page: Page | None) -> str | None:
+        if page is None or page.file.inclusion is not InclusionLevel.NOT_IN_NAV:
+            return None
+        return posixpath.dirname(page.url)
+
+    def get(self, page: Page | None) -> str | None:
+        folder = self._folder(page)
+        return self.by_folder.get(folder) if folder is not None else None
+
+    def keep(self, page: Page | None, html: str) -> str:
+        folder = self._folder(page)
+        if folder is not None:
+            self.by_folder[folder] = html
+        return html
+
+
 class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
     site: Site | None = None
 
@@ -53,6 +82,10 @@ class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
         if not config.nav:
             config.nav = self.site.nav
         return config
+
+    def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
+        env.globals["walker_shared_nav"] = SharedNav()
+        return env
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
         assert self.site is not None
