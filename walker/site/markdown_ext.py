@@ -10,6 +10,7 @@ Python-Markdown site generator.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import nh3
@@ -34,7 +35,12 @@ ATTRIBUTES = {
 URL_SCHEMES = {"http", "https", "mailto", "obsidian"}
 
 
+_MARKUP = re.compile(r"[<>&\r\x00\xa0\ufeff]")  # what the HTML parser would read as more than plain text
+
+
 def sanitize(html: str) -> str:
+    if not _MARKUP.search(html):  # a heading's text, as the table of contents asks: nothing to clean
+        return html
     return nh3.clean(html, tags=TAGS, attributes=ATTRIBUTES, url_schemes=URL_SCHEMES, link_rel=None,
                      strip_comments=True)
 

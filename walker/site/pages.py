@@ -30,12 +30,13 @@ from walker.pool.records import (
 )
 from walker.pool.store import POOL, PoolStore, StoredRecord
 from walker.refs import note_of
+from walker.site.decide import DecideBox
 from walker.site.links import (
     SiteLinks,
 )
 from walker.site.markup import STATUS_TITLES, as_cell, as_text, keep_markup, shorten
 from walker.site.notepage import cited_notes, embedded_files, inline_block_ids, note_page, plain_file
-from walker.site.recordpage import dead_refs, note_title, record_page
+from walker.site.recordpage import dead_refs, decide_box, note_title, record_page
 from walker.site.svg import inline_picture
 
 NAV_REPORTS = 12
@@ -62,6 +63,7 @@ class Site:
     assets: list[SiteAsset] = field(default_factory=list)
     nav: list[Any] = field(default_factory=list)
     pictures: dict[str, tuple[str, str]] = field(default_factory=dict)  # report page -> (its SVG, inline markup)
+    decide_boxes: dict[str, DecideBox] = field(default_factory=dict)  # record page -> its decide box, to fill in
 
     @cached_property
     def sources(self) -> dict[str, str]:
@@ -101,7 +103,10 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
     for record in records:
         page = f"hypotheses/{record.path.name}"
         source = f"{POOL}/{record.folder}/{record.path.name}"
-        site.pages.append(SitePage(page, record_page(record, source, page, ages, corpus, links, root, read), False, source))
+        box = decide_box(record, source, root, links)
+        if box:
+            site.decide_boxes[page] = box
+        site.pages.append(SitePage(page, record_page(record, source, page, ages, corpus, links, box, read), False, source))
     site.pages.append(SitePage("review.md", _review_queue(queue)))
     site.pages.append(SitePage("log.md", _log(root, links)))
     citing = _citing(records)

@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from jinja2 import Environment
+from markdown import Markdown
 from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
@@ -65,6 +66,7 @@ class SharedNav:
 
 class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
     site: Site | None = None
+    decide_html: dict[tuple[str, bool], str]  # a decide box's shape -> its HTML, rendered once per build
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         if not self.config.vault:
@@ -79,6 +81,7 @@ class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
                 raise PluginError(f"walker: {name} reads files from disk; it must not run on vault notes")
         config.markdown_extensions.append(SafeHtmlExtension())
         self.site = generate_site(vault, self.config.vault_name or None)
+        self.decide_html = {}
         if not config.nav:
             config.nav = self.site.nav
         return config
@@ -111,7 +114,22 @@ class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
             name, markup = picture
             image = re.compile(rf'(?:<p>)?<img\b[^>]*\bsrc="(?:[^"]*/)?{re.escape(quote(name))}"[^>]*>(?:</p>)?')
             html = image.sub(lambda _: f'<div class="walk-picture-frame">{markup}</div>', html, count=1)
+        box = self.site.decide_boxes.get(page.file.src_uri)
+        if box:  # the same words on every record's page would bury the rest of the search index
+            html = re.sub(rf'(<h2 id="[^"]*")(>.*?</h2>\s*<p>{box.placeholder}</p>)', r"\1 data-search-exclude\2", html,
+                          count=1)
         return html
+
+    def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
+        """A record's decide box, filled in once the page is indexed for search (which skips it)."""
+        assert self.site is not None
+        box = self.site.decide_boxes.get(page.file.src_uri)
+        if not box:
+            return output
+        if box.shape not in self.decide_html:
+            md = Markdown(extensions=config.markdown_extensions, extension_configs=config.mdx_configs)
+            self.decide_html[box.shape] = md.convert(box.markdown())  # sanitised like every page
+        return output.replace(f"<p>{box.placeholder}</p>", box.fill(self.decide_html[box.shape]), 1)
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
         """The page's Edit button opens the vault file behind it in Obsidian."""

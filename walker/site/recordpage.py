@@ -4,7 +4,6 @@ with the quoted sentence marked and the shared words in bold, and the decide box
 from __future__ import annotations
 
 import re
-import shlex
 from pathlib import Path
 
 from walker.corpus import Corpus
@@ -13,15 +12,16 @@ from walker.corpus.text import Paragraph, read_paragraphs
 from walker.pool.records import KIND_WORDS, REVIEWER_HEADING, Hypothesis, NoteworthyEntry
 from walker.pool.store import POOL, StoredRecord
 from walker.refs import Ref
+from walker.site.decide import DecideBox
 from walker.site.links import SiteLinks
 from walker.site.markup import STATUS_TITLES, as_code, as_text, shorten
 from walker.site.obsidian import as_obsidian_shows
 
 
 def record_page(record: StoredRecord, source: str, page: str, ages: dict[str, int], corpus: Corpus,
-                links: SiteLinks, vault: Path, read: dict[str, list[Paragraph]]) -> str:
-    """One hypothesis or noteworthy entry: its claim, the passages side by side, and how to decide.
-    ``read``: the paragraphs of cited notes already read in this build."""
+                links: SiteLinks, decide: DecideBox | None, read: dict[str, list[Paragraph]]) -> str:
+    """One hypothesis or noteworthy entry: its claim, the passages side by side, and how to decide
+    (``decide``'s placeholder, which the site fills in). ``read``: cited notes' paragraphs already read."""
     rec, data = record.record, record.data
     kind = rec.kind if isinstance(rec, Hypothesis) else ""
     about = [f"**{as_text(KIND_WORDS[kind][0])}**: {as_text(KIND_WORDS[kind][2])}"] if kind in KIND_WORDS else []
@@ -52,8 +52,8 @@ def record_page(record: StoredRecord, source: str, page: str, ages: dict[str, in
         if rec.disconfirm_if:
             lines += ["## Wrong if", "", *_listed(rec.disconfirm_if), ""]
         folded = _details(rec, ages)
-    if record.folder in ("active", "noteworthy"):
-        lines += _decide(record, source, vault, links)  # after the evidence and what would prove it wrong
+    if decide:  # after the evidence and what would prove it wrong
+        lines += ["## Decide", "", decide.placeholder, ""]
     lines += folded
     lines += ["## Reviewer notes", "", _reviewer_notes(record, source, page, links), ""]
     walk_page = links.pages.get(f"{POOL}/reports/{rec.walk}.md") if rec.walk else None
@@ -75,44 +75,14 @@ def _details(rec: Hypothesis, ages: dict[str, int]) -> list[str]:
     return ['??? info "When it applies, and how sure walker is"', "", *(f"    {line}" if line else "" for line in details), ""]
 
 
-def _decide(record: StoredRecord, source: str, vault: Path, links: SiteLinks) -> list[str]:
-    """The decide box: each choice with its exact command, and the properties that do the same in Obsidian."""
-    where = shlex.quote(str(vault.resolve()))  # a hand-edited id or an odd folder name must stay one word
-
-    def command(action: str, *options: str) -> str:
-        return " \\\n    ".join([f"walker {action} {shlex.quote(record.id)} {where}", *options])
-
-    open_record = f"[open the record in Obsidian]({links.obsidian_url(source)})"
-    if record.folder == "noteworthy":
-        decided = record.record.human_review_outcome if isinstance(record.record, NoteworthyEntry) else ""
-        return ["## Decide", "",
-                f"Your decision so far: **{as_text(decided) if decided else 'none'}**. In Obsidian, {open_record} and set "
-                "the property **human_review_outcome** to one of:", "",
-                "- `rewrite`: walk again from this claim; if the new walk keeps something, this entry is archived;",
-                "- `archive`: retire it without a verdict;",
-                "- `leave`: keep it here as it is.", "",
-                "`walker review` (run by the weekly timer) applies it. To archive it now, in a terminal:", "",
-                _command_block(command("archive")), ""]
-    decided = record.record.review if isinstance(record.record, Hypothesis) else ""
-    return ["## Decide", "",
-            *([f"You decided **{as_text(decided)}** in Obsidian; `walker review` (run by the weekly timer) applies it.", ""]
-              if decided else []),
-            "**It holds.** A new note is written to your inbox, in your words, and the hypothesis is retired as "
-            "confirmed:", "",
-            _command_block(command("discharge", '--source "what shows it holds"', '--statement "the fact, in your words"')), "",
-            "**It is wrong.** The hypothesis is retired as rejected, and walks will not propose it again:", "",
-            _command_block(command("reject", '--evidence "what shows it is wrong"')), "",
-            "**Not now.** Mute keeps it here but never brings it up on its own; archive retires it without a verdict:", "",
-            _command_block(command("mute")), "", _command_block(command("archive")), "",
-            f"**Or decide in Obsidian**: {open_record} and set its properties, then `walker review` applies them.", "",
-            "| to | set |", "|---|---|",
-            "| confirm | `review: confirm`, `review_source: …` (what shows it holds), `review_statement: …` (the fact) |",
-            "| reject | `review: reject`, `review_evidence: …` (what shows it is wrong) |", ""]
-
-
-def _command_block(command: str) -> str:
-    fence = "`" * max(3, max((len(run) for run in re.findall(r"`+", command)), default=0) + 1)
-    return f"{fence} sh\n{command}\n{fence}"
+def decide_box(record: StoredRecord, source: str, vault: Path, links: SiteLinks) -> DecideBox | None:
+    """What the page's decide box needs, for a record that waits for a decision."""
+    if record.folder not in ("active", "noteworthy"):
+        return None
+    rec = record.record
+    decided = (rec.human_review_outcome if isinstance(rec, NoteworthyEntry) else
+               rec.review if isinstance(rec, Hypothesis) else "")
+    return DecideBox(record.folder, record.id, str(vault.resolve()), links.obsidian_url(source), decided)
 
 
 def _reviewer_notes(record: StoredRecord, source: str, page: str, links: SiteLinks) -> str:
