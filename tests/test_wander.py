@@ -113,6 +113,36 @@ def test_seed_rotation_and_no_reuse(sample):
     assert choose_seed(found, 3, [], random.Random(0)).source == "forgotten"
 
 
+def test_an_empty_source_gives_its_turns_to_all_the_others_in_turn():
+    import random
+    from collections import Counter
+
+    def seeds(source, n):
+        return [Seed(f"{source}-{i}.md", "A sentence worth quoting from this note.", f"{source}-{i}.md", source, "", 1)
+                for i in range(n)]
+
+    found = {"recent": [], "revisited": seeds("revisited", 9), "open-question": seeds("open-question", 9),
+             "forgotten": seeds("forgotten", 9)}
+    chosen = [choose_seed(found, n, [], random.Random(n)).source for n in range(9)]
+    assert Counter(chosen) == {"revisited": 3, "open-question": 3, "forgotten": 3}  # not revisited twice as often
+    everything = dict(found, recent=seeds("recent", 9))
+    assert [choose_seed(everything, n, [], random.Random(0)).source for n in range(4)] == \
+        ["recent", "revisited", "open-question", "forgotten"]
+
+
+def test_a_paragraph_copied_into_many_notes_seeds_none_of_them(tmp_path):
+    stock = "The settings pane has a one-click button that adds the custom checkboxes of this theme to your vault."
+    notes = {f"Themes/Theme {i}.md": f"# Theme {i}\n\n{stock}\n" for i in range(4)}
+    notes["Themes/Theme 0.md"] += "\nThis theme draws cancelled tasks with a strike through and a grey colour.\n"
+    notes |= {f"Notes/n{i}.md": f"Soil keeps water {i} times longer when mulch covers the bed in summer. [[n{i + 1}]]"
+              for i in range(25)}
+    ws = Workspace.open(write_vault(tmp_path, notes))
+    found = candidate_seeds(ws.corpus, ws.index, ws.links, datetime(2026, 11, 30))
+    forgotten = {s.path: s.proposition for s in found["forgotten"]}
+    assert not {"Themes/Theme 1.md", "Themes/Theme 2.md", "Themes/Theme 3.md"} & set(forgotten)
+    assert forgotten.get("Themes/Theme 0.md", "").startswith("This theme draws cancelled tasks")
+
+
 def test_small_vault_gets_a_clear_message(tmp_path):
     vault = write_vault(tmp_path, {f"n{i}.md": f"note {i} about soil [[n{i + 1}]]" for i in range(5)})
     with pytest.raises(WanderError, match="at least 20"):

@@ -63,9 +63,11 @@ def candidate_seeds(
         backlinks = len(links.get(path, ()))
         if backlinks <= 1 and (age is None or age >= settings.forgotten_days):
             forgotten.append(seed(path, "forgotten", *_forgotten(backlinks, age)))
-    return {"recent": _best(corpus, index, recent, limit), "revisited": _best(corpus, index, revisited, limit),
-            "open-question": _best(corpus, index, questions, limit),
-            "forgotten": _best(corpus, index, forgotten, max(limit, 10))}
+    copied = _copied_paragraphs(index)
+    return {"recent": _best(corpus, index, recent, limit, copied),
+            "revisited": _best(corpus, index, revisited, limit, copied),
+            "open-question": _best(corpus, index, questions, limit, copied),
+            "forgotten": _best(corpus, index, forgotten, max(limit, 10), copied)}
 
 
 def _recent(mentions: int, age: int | None, window: int) -> tuple[str, float]:
@@ -94,12 +96,28 @@ def _mentions(corpus: Corpus, dailies: dict[str, date]) -> tuple[dict[str, list[
     return mentions, backlink_folders
 
 
-def _best(corpus: Corpus, index: TextIndex, group: list[tuple[float, str, str, str]], count: int) -> list[Seed]:
-    """The best ``count`` of one source that have a sentence worth quoting. Propositions only for the few
-    shown: each one reads its note. A note with only links, properties or comments is not a seed."""
+def _copied_paragraphs(index: TextIndex) -> set[str]:
+    """Paragraphs that stand word for word in more than one note: a template's or a stock text, no note's own."""
+    seen: set[str] = set()
+    copied: set[str] = set()
+    for paragraphs in index.paragraphs.values():
+        for text in {_plain(p.text) for p in paragraphs}:
+            (copied if text in seen else seen).add(text)
+    return copied
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _best(corpus: Corpus, index: TextIndex, group: list[tuple[float, str, str, str]], count: int,
+          copied: set[str]) -> list[Seed]:
+    """The best ``count`` of one source that have a sentence worth quoting, in a paragraph of their own (not one
+    ``copied`` into other notes). A note with only links, properties, comments or stock text is not a seed."""
     chosen = []
     for score, path, source, reason in sorted(group, key=lambda s: (-s[0], s[1]))[: 10 * count]:
-        found = central_sentence(index, path, index.paragraphs.get(path, []))
+        own = [p for p in index.paragraphs.get(path, []) if _plain(p.text) not in copied]
+        found = central_sentence(index, path, own)
         if found:
             chosen.append(Seed(path, found[0], paragraph_ref(corpus.notes[path], found[1]), source, reason, score))
         if len(chosen) >= count:
@@ -108,13 +126,14 @@ def _best(corpus: Corpus, index: TextIndex, group: list[tuple[float, str, str, s
 
 
 def choose_seed(candidates: dict[str, list[Seed]], walk_number: int, used: list[str], rng: random.Random) -> Seed | None:
-    """Rotate through the sources by walk number; never reuse a recently used seed note."""
-    for step in range(len(SEED_SOURCES)):
-        source = SEED_SOURCES[(walk_number + step) % len(SEED_SOURCES)]
-        fresh = [s for s in candidates.get(source, []) if s.path not in used]
-        if fresh:
-            return fresh[rng.randrange(len(fresh))] if source == "forgotten" else fresh[0]
-    return None
+    """Rotate by walk number through the sources that have a seed not used recently. An empty source
+    gives its turn to the next in the rotation, not always to its neighbour (which would walk twice as often)."""
+    fresh = {source: [s for s in candidates.get(source, []) if s.path not in used] for source in SEED_SOURCES}
+    ready = [source for source in SEED_SOURCES if fresh[source]]
+    if not ready:
+        return None
+    source = ready[walk_number % len(ready)]
+    return fresh[source][rng.randrange(len(fresh[source]))] if source == "forgotten" else fresh[source][0]
 
 
 def _open_signals(note: ParsedNote) -> list[str]:
