@@ -143,6 +143,24 @@ def test_plain_text_passes_the_sanitizer_as_nh3_would_pass_it():
     assert sanitize("a & b <script>x</script>") == "a &amp; b "
 
 
+def test_links_between_site_pages_are_what_relpath_gives():
+    import posixpath
+    import random
+    from urllib.parse import quote
+
+    from walker.site.links import SiteLinks
+
+    rng = random.Random(1)
+    folders = ["notes", "hypotheses", "Garden", "x y", "a&b", "notes"]
+
+    def page():
+        return "/".join([*(rng.choice(folders) for _ in range(rng.randint(0, 3))), rng.choice(["p.md", "index.md"])])
+
+    for _ in range(5000):
+        a, b = page(), page()
+        assert SiteLinks.relative(a, b) == quote(posixpath.relpath(b, posixpath.dirname(a) or ".")), (a, b)
+
+
 def test_snippets_extension_is_refused(tmp_path):
     vault = write_vault(tmp_path / "v", {f"n{i}.md": "x" for i in range(3)})
     config = tmp_path / "mkdocs.yml"

@@ -7,7 +7,6 @@ anything else opens the note in Obsidian (``obsidian://open``).
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Callable
 from urllib.parse import quote
@@ -68,6 +67,8 @@ class SiteLinks:
     def convert(self, markdown: str, vault_source: str, site_page: str) -> str:
         """Rewrite every wikilink outside code in ``markdown`` written in ``vault_source``."""
         def rewrite(text: str) -> str:
+            if "[" not in text:  # most of a note's text: no link can start here
+                return text
             # Markdown links first: the links written for wikilinks must not be rewritten again.
             text = MARKDOWN_LINK.sub(lambda m: self._markdown_link(m, vault_source, site_page), text)
             return WIKILINK.sub(lambda m: self._link(m, vault_source, site_page), text)
@@ -126,7 +127,13 @@ class SiteLinks:
 
     @staticmethod
     def relative(page: str, target: str) -> str:
-        return quote(posixpath.relpath(target, posixpath.dirname(page) or "."))
+        """The link from one site page to another. Both are clean relative paths (walker made them), so
+        this is a walk up and down their folders; posixpath.relpath's absolute paths took 1 s a big build."""
+        start, to = page.split("/")[:-1], target.split("/")
+        common = 0
+        while common < min(len(start), len(to) - 1) and start[common] == to[common]:
+            common += 1
+        return quote("/".join([".."] * (len(start) - common) + to[common:]))
 
 
 def _label(inner: str) -> str:
