@@ -253,3 +253,35 @@ def test_the_walk_picture_labels_do_not_overlap(sample):
             assert 0 <= a[0] and a[2] <= 980
             for b in boxes[i + 1:]:
                 assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+
+
+def _picture_boxes(picture: str) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Every name and dot in a walk picture, as boxes estimated the way the picture estimates them."""
+    boxes = []
+    for x, y, anchor, text in re.findall(r'<text x="([\d.]+)" y="([\d.]+)" text-anchor="(start|end)">'
+                                         r'<title>[^<]*</title>([^<]*)</text>', picture):
+        wide = 0.56 * 19 * len(html.unescape(text))
+        left = float(x) if anchor == "start" else float(x) - wide
+        boxes.append((text, (left, float(y) - 15, left + wide, float(y) + 5)))
+    for x, y, text in re.findall(r'<text x="([\d.]+)" y="([\d.]+)" text-anchor="middle" class="seed">([^<]*)</text>',
+                                 picture):
+        wide = 0.56 * 22 * len(html.unescape(text))
+        boxes.append((text, (float(x) - wide / 2, float(y) - 17.6, float(x) + wide / 2, float(y) + 5.5)))
+    for x, y, r in re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="(6|13)"', picture):
+        boxes.append(("a dot", (float(x) - int(r), float(y) - int(r), float(x) + int(r), float(y) + int(r))))
+    return boxes
+
+
+def test_a_kept_lines_number_covers_no_name_or_dot(sample):
+    """A line from the seed to a near note runs under the seed's name: its number goes beside it, not on it."""
+    numbers = 0
+    for day, seed_text in enumerate(("Sourdough Starter", "Cache Warming", "Retries and Backoff"), start=1):
+        result = walk(sample, seed_text=seed_text, now=NOW.replace(day=day))
+        picture = (sample / "walks" / "reports" / f"{result.outcome.walk_id}.svg").read_text()
+        boxes = _picture_boxes(picture)
+        for x, y in re.findall(r'<circle cx="([\d.]+)" cy="([\d.]+)" r="14" class="number"/>', picture):
+            numbers += 1
+            c = (float(x) - 14, float(y) - 14, float(x) + 14, float(y) + 14)
+            covered = [name for name, b in boxes if c[0] < b[2] and b[0] < c[2] and c[1] < b[3] and b[1] < c[3]]
+            assert not covered, (seed_text, covered)
+    assert numbers >= 3

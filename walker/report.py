@@ -207,12 +207,13 @@ def render_picture(outcome: WalkOutcome) -> str:
             x = centre_x + RINGS[group] * math.cos(angle)
             y = centre + RINGS[group] * math.sin(angle)
             position[item.path] = (x, y)
-    shapes += _bridge_lines(outcome, position)
     seed_title = _note_name(hood.seed.path)
     labels = Labels(width, [position[i.path] for i in hood.items])
+    labels.boxes.append((centre_x - 13, centre - 13, centre_x + 13, centre + 13))  # the seed's own, bigger dot
     labels.take(centre_x, centre + 32, _short(seed_title, 30), "middle", 22)
     for group, radius in RINGS.items():
         labels.take(centre_x, centre - radius - 6, group, "middle", 16)
+    shapes += _bridge_lines(outcome, position, labels)
     for group in RINGS:
         for item in getattr(hood, group):
             x, y = position[item.path]
@@ -250,6 +251,17 @@ class Labels:
         self.width = width
         self.boxes = [(x - 7, y - 7, x + 7, y + 7) for x, y in dots]  # every dot, so no label covers one
 
+    def spot(self, points: list[tuple[float, float]], radius: float) -> tuple[float, float]:
+        """The first of ``points`` where a circle of ``radius`` covers no label or dot placed so far."""
+        for x, y in points:
+            box = (x - radius, y - radius, x + radius, y + radius)
+            if not any(_overlap(box, b) for b in self.boxes):
+                break
+        else:
+            x, y = points[0]
+        self.boxes.append((x - radius, y - radius, x + radius, y + radius))
+        return x, y
+
     def take(self, x: float, y: float, text: str, anchor: str, size: float = 19) -> tuple[float, float, float, float]:
         wide = 0.56 * size * len(text)
         left = {"start": x, "end": x - wide}.get(anchor, x - wide / 2)
@@ -275,9 +287,11 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _bridge_lines(outcome: WalkOutcome, position: dict[str, tuple[float, float]]) -> list[str]:
+def _bridge_lines(outcome: WalkOutcome, position: dict[str, tuple[float, float]], labels: Labels) -> list[str]:
     """A line between the passages of each candidate (through all three of a widened one), rejected ones
-    first so kept ones are drawn over them, and each kept one's number from the report on its first line."""
+    first so kept ones are drawn over them, and each kept one's number from the report on its first line,
+    as near its middle as it can sit without covering a name or a dot (a line across the centre would put
+    it on the seed's name)."""
     bridges, numbers = [], []
     kept_order = {index: n for n, index in enumerate(outcome.hypothesis_ids, start=1)}
     for index, candidate in enumerate(outcome.candidates):
@@ -286,8 +300,12 @@ def _bridge_lines(outcome: WalkOutcome, position: dict[str, tuple[float, float]]
         style = 'class="kept" stroke-width="4"' if kept else 'class="rejected" stroke-width="1.5" stroke-dasharray="4 5"'
         for (x1, y1), (x2, y2) in zip(ends, ends[1:]):
             bridges.append((kept, f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" {style}/>'))
-        if kept and len(ends) >= 2:  # the number of the hypothesis in the report, on the middle of its line
-            mx, my = (ends[0][0] + ends[1][0]) / 2, (ends[0][1] + ends[1][1]) / 2
+        if kept and len(ends) >= 2:  # the number of the hypothesis in the report, on its line
+            (x1, y1), (x2, y2) = ends[0], ends[1]
+            length = math.hypot(x2 - x1, y2 - y1) or 1.0
+            nx, ny = (y1 - y2) / length, (x2 - x1) / length  # across the line: beside it when it runs under a name
+            mx, my = labels.spot([(x1 + t * (x2 - x1) + side * nx, y1 + t * (y2 - y1) + side * ny)
+                                  for side in (0, 20, -20) for t in (0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8)], 14)
             numbers.append(f'<circle cx="{mx:.1f}" cy="{my:.1f}" r="14" class="number"/>'
                            f'<text x="{mx:.1f}" y="{my + 6:.1f}" text-anchor="middle" class="numeral">'
                            f'{kept_order[index]}</text>')
