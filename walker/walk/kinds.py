@@ -28,7 +28,9 @@ from walker.walk.sense import GLUE, Thread, surface_forms
 SAME_CONCEPT = 0.5  # notes this close in meaning, their thread left out, share a subject: not an analogy...
 OTHER_FOLDER_CONCEPT = 0.75  # ...and this close when they sit in different top-level folders
 DAILY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a daily note's title
-THREAD_WORDS = 2  # a thread the walk proposes runs through at least this many shared words
+THREAD_WORDS = 2  # a thread the walk proposes runs through at least this many shared words...
+THREAD_TERMS = 2  # ...in this many terms: a lone two-word term was a stock phrase or a button's name in 5 of 5
+                  # labelled survivors ("for performance reasons", "pencil icon"); one more shared word joins it
 DOMAIN_APART = 0.3  # folders whose subjects are less close than this are two domains (similarity.domain_closeness)
 ONE_FOLDER, ONE_DOMAIN, APART = "one folder", "one domain", "apart"
 LINK_CLOSENESS = 0.1  # passages in one domain this close in meaning, their thread left out, are about one thing
@@ -64,7 +66,7 @@ class Pair:
 
 def classify(pair: Pair) -> str | None:
     """The kind a pair makes, or None when it makes no hypothesis worth a reader's time."""
-    if sum(len(t.split()) for t in pair.thread.terms) < THREAD_WORDS:
+    if sum(len(t.split()) for t in pair.thread.terms) < THREAD_WORDS or len(pair.thread.terms) < THREAD_TERMS:
         return None
     if is_question(pair.text_a) and not is_question(pair.text_b):
         return "answer"  # the question itself says what the passages are about; everyday words may carry it
