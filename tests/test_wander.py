@@ -130,6 +130,18 @@ def test_an_empty_source_gives_its_turns_to_all_the_others_in_turn():
         ["recent", "revisited", "open-question", "forgotten"]
 
 
+def test_a_tie_between_seeds_is_drawn_not_settled_by_the_alphabet():
+    import random
+
+    def seed(path, score):
+        return Seed(path, "A sentence worth quoting from this note.", path, "open-question", "asks", score)
+
+    tied = {"open-question": [seed("A.md", 1), seed("B.md", 1), seed("C.md", 1)]}
+    assert {choose_seed(tied, 0, [], random.Random(n)).path for n in range(20)} == {"A.md", "B.md", "C.md"}
+    ranked = {"open-question": [seed("Z.md", 2), seed("A.md", 1), seed("B.md", 1)]}
+    assert {choose_seed(ranked, 0, [], random.Random(n)).path for n in range(20)} == {"Z.md"}
+
+
 def test_a_paragraph_copied_into_many_notes_seeds_none_of_them(tmp_path):
     stock = "The settings pane has a one-click button that adds the custom checkboxes of this theme to your vault."
     notes = {f"Themes/Theme {i}.md": f"# Theme {i}\n\n{stock}\n" for i in range(4)}

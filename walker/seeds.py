@@ -133,7 +133,11 @@ def choose_seed(candidates: dict[str, list[Seed]], walk_number: int, used: list[
     if not ready:
         return None
     source = ready[walk_number % len(ready)]
-    return fresh[source][rng.randrange(len(fresh[source]))] if source == "forgotten" else fresh[source][0]
+    best = fresh[source][0].score
+    # Forgotten notes are drawn at random; in the other sources the best wins, and a tie (every open question
+    # scores one) is drawn, not settled by the alphabet.
+    choice = fresh[source] if source == "forgotten" else [s for s in fresh[source] if s.score == best]
+    return choice[rng.randrange(len(choice))]
 
 
 def _open_signals(note: ParsedNote) -> list[str]:
