@@ -73,4 +73,3 @@ def _choices(folder: str, decided: bool) -> list[str]:
 
 def _command_block(command: str) -> str:
     return f"``` sh\n{command}\n```"
-
