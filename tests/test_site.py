@@ -218,6 +218,31 @@ def test_decide_commands_quote_a_hand_edited_id_and_an_odd_vault_folder(tmp_path
     assert all(shlex.split(c.replace("\\\n", " "))[3] == str(vault.resolve()) for c in commands)
 
 
+def test_a_decide_box_holds_a_hostile_id_and_decision_as_text(tmp_path):
+    """The box is rendered once and filled in per page: what is filled in must stay text, including the
+    names of the other fill-ins and markup."""
+    import html as htmllib
+    import shlex
+
+    from walker.pool.store import PoolStore
+
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    PoolStore(vault).ensure()
+    hostile_id = "hyp-1 WALKERFILLWHERE <img src=x onerror=alert(1)> walker-decide-box-0"
+    (vault / "walks" / "active" / "hyp-2026-11-30-009.md").write_text(
+        f"---\nid: '{hostile_id}'\nclaim: A claim.\nstatus: active\nsupporting_refs: [Garden/Compost.md]\n"
+        "confidence: low\nimpact: add\nreview: '<script>alert(2)</script> WALKERFILLID'\n---\n# x\n", encoding="utf-8")
+    build_site(vault, tmp_path / "site")
+    page = (tmp_path / "site" / "hypotheses" / "hyp-2026-11-30-009.html").read_text(encoding="utf-8")
+    body = page[page.index('id="decide"'):page.index('id="reviewer-notes"')]
+    assert "<script" not in body and "<img" not in body and "WALKERFILL" not in body.replace(
+        htmllib.escape("WALKERFILLWHERE"), "").replace(htmllib.escape("WALKERFILLID"), "")
+    assert "You decided <strong>&lt;script&gt;alert(2)&lt;/script&gt; walkerfillid</strong>" in body  # as read, lower case
+    texts = [htmllib.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<code>(.*?)</code>", body, re.S)]
+    commands = [t for t in texts if t.startswith("walker ") and t != "walker review"]
+    assert len(commands) == 4 and all(shlex.split(c.replace("\\\n", " "))[2] == hostile_id for c in commands)
+
+
 def test_evidence_marks_the_quoted_sentence_and_the_shared_words(built):
     vault, site = built
     records = list((vault / "walks" / "active").glob("hyp-*.md"))
