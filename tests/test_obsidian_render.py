@@ -24,6 +24,9 @@ from walker.workspace import Workspace
     ("![chart](https://example.com/c.png)", "[Picture (online): chart](https://example.com/c.png)"),
     ("para\n\n    [x](www.example.com/y) <b>kept</b> %% kept %%", "para\n\n    [x](www.example.com/y) <b>kept</b> %% kept %%"),
     ("- item\n    - nested <i>x</i>", "- item\n    - nested x"),  # four spaces under a list item: not code
+    # %% in a code span is text: a table row saying so once hid the rest of a note, headings and all
+    ("| Tag-like text in `%%` comments | Ignored |\n\n## Related\n\nkept", "| Tag-like text in `%%` comments | Ignored |\n\n## Related\n\nkept"),
+    ("``a %% b`` then %% hidden %% seen", "``a %% b`` then  seen"),
 ])
 def test_note_text_as_obsidian_shows_it(written, shown):
     assert as_obsidian_shows(written) == shown

@@ -24,6 +24,8 @@ from walker.corpus.text import is_proposition, paragraphs_of
     "These examples demonstrate the error messages for various problem scenarios.",  # the document about itself
     "View this page in Reading or Live Preview mode to see the heap table.",
     "Here is how to easily see if you have any old values needing to be updated.",
+    # what plain() leaves of "inside `[[Note|` and `]`, … [the note]]": a quote would make it a live link
+    "Themes use different symbols inside [[Set up custom statuses| and ], so pick your styling first.",
 ])
 def test_not_a_proposition(sentence):
     assert not is_proposition(sentence, title="Compost")

@@ -171,9 +171,10 @@ _ABOUT_ITSELF = re.compile(
 def is_proposition(sentence: str, title: str = "") -> bool:
     """Whether a sentence is worth quoting as what a note says: prose with words, not a comment, a URL,
     a template placeholder, a ``Key: value`` property line, a shell line, a sentence about the document
-    itself ("this page shows…") or the note's bare title."""
+    itself ("this page shows…"), a sentence with link brackets left in it (a link written inside code, which
+    a quote would turn into a live one) or the note's bare title."""
     text = sentence.strip()
-    if not text or "%%" in text or "{{" in text or "<%" in text or _URL.search(text):
+    if not text or "%%" in text or "{{" in text or "<%" in text or "[[" in text or "]]" in text or _URL.search(text):
         return False
     if _KEY_VALUE.match(text) or _SHELL.match(text) or _ABOUT_ITSELF.search(text):
         return False

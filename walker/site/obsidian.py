@@ -16,6 +16,7 @@ FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+\S")
 ADMONITION = re.compile(r"^(?:!!!|\?\?\?\+?) [a-z]")
 CALLOUT = re.compile(r"^>[ \t]?\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)$")
+CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")  # a run of backticks to the next run of the same length
 HTML_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
 REMOTE_PICTURE = re.compile(r"!\[([^\[\]\n]*)\]\((https?://[^()\s]+)(?:\s+\"[^\"\n]*\")?\)")
 # Obsidian's callout types and their aliases, as Material for MkDocs names its admonitions.
@@ -115,16 +116,29 @@ def as_obsidian_shows(markdown: str, titled: bool = False) -> str:
 
 def _without_comments(line: str, in_comment: bool) -> tuple[str | None, bool]:
     """The line with ``%% … %%`` removed, and whether a comment is still open after it. None: the
-    whole line was hidden."""
+    whole line was hidden. ``%%`` inside a code span (`` `%%` ``) is text, as Obsidian shows it."""
     if "%%" not in line and not in_comment:
         return line, False
-    pieces = line.split("%%")
-    kept = [piece for number, piece in enumerate(pieces) if (number % 2 == 0) != in_comment]
-    still_open = in_comment != (len(pieces) % 2 == 0)
+    started, kept, at = in_comment, [], 0
+    while at < len(line):
+        mark = line.find("%%", at)
+        if in_comment:
+            if mark < 0:
+                break
+            in_comment, at = False, mark + 2
+            continue
+        code = CODE_SPAN.search(line, at)
+        if mark < 0 or (code and code.start() < mark):
+            end = code.end() if code and mark >= 0 else len(line)
+            kept.append(line[at:end])
+            at = end
+            continue
+        kept.append(line[at:mark])
+        in_comment, at = True, mark + 2
     text = "".join(kept)
-    if not text.strip() and (in_comment or still_open or line.strip().startswith("%%")):
-        return None, still_open
-    return text.rstrip() if text.strip() else text, still_open
+    if not text.strip() and (started or in_comment or line.strip().startswith("%%")):
+        return None, in_comment
+    return text.rstrip() if text.strip() else text, in_comment
 
 
 def _admonition(callout: re.Match[str], body: list[str]) -> list[str]:
