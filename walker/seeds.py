@@ -10,7 +10,7 @@ from pathlib import PurePosixPath
 
 from walker.corpus.model import Corpus, ParsedNote
 from walker.graph import Adjacency
-from walker.similarity import TextIndex
+from walker.similarity import TextIndex, paragraph_key
 from walker.wander import Seed, WanderSettings, central_sentence, find_hubs, folder_of, paragraph_ref
 
 SEED_SOURCES = ("recent", "revisited", "open-question", "forgotten")
@@ -63,11 +63,9 @@ def candidate_seeds(
         backlinks = len(links.get(path, ()))
         if backlinks <= 1 and (age is None or age >= settings.forgotten_days):
             forgotten.append(seed(path, "forgotten", *_forgotten(backlinks, age)))
-    copied = _copied_paragraphs(index)
-    return {"recent": _best(corpus, index, recent, limit, copied),
-            "revisited": _best(corpus, index, revisited, limit, copied),
-            "open-question": _best(corpus, index, questions, limit, copied),
-            "forgotten": _best(corpus, index, forgotten, max(limit, 10), copied)}
+    return {"recent": _best(corpus, index, recent, limit), "revisited": _best(corpus, index, revisited, limit),
+            "open-question": _best(corpus, index, questions, limit),
+            "forgotten": _best(corpus, index, forgotten, max(limit, 10))}
 
 
 def _recent(mentions: int, age: int | None, window: int) -> tuple[str, float]:
@@ -96,27 +94,12 @@ def _mentions(corpus: Corpus, dailies: dict[str, date]) -> tuple[dict[str, list[
     return mentions, backlink_folders
 
 
-def _copied_paragraphs(index: TextIndex) -> set[str]:
-    """Paragraphs that stand word for word in more than one note: a template's or a stock text, no note's own."""
-    seen: set[str] = set()
-    copied: set[str] = set()
-    for paragraphs in index.paragraphs.values():
-        for text in {_plain(p.text) for p in paragraphs}:
-            (copied if text in seen else seen).add(text)
-    return copied
-
-
-def _plain(text: str) -> str:
-    return " ".join(text.lower().split())
-
-
-def _best(corpus: Corpus, index: TextIndex, group: list[tuple[float, str, str, str]], count: int,
-          copied: set[str]) -> list[Seed]:
+def _best(corpus: Corpus, index: TextIndex, group: list[tuple[float, str, str, str]], count: int) -> list[Seed]:
     """The best ``count`` of one source that have a sentence worth quoting, in a paragraph of their own (not one
-    ``copied`` into other notes). A note with only links, properties, comments or stock text is not a seed."""
+    copied into other notes). A note with only links, properties, comments or stock text is not a seed."""
     chosen = []
     for score, path, source, reason in sorted(group, key=lambda s: (-s[0], s[1]))[: 10 * count]:
-        own = [p for p in index.paragraphs.get(path, []) if _plain(p.text) not in copied]
+        own = [p for p in index.paragraphs.get(path, []) if paragraph_key(p.text) not in index.copied]
         found = central_sentence(index, path, own)
         if found:
             chosen.append(Seed(path, found[0], paragraph_ref(corpus.notes[path], found[1]), source, reason, score))

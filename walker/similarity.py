@@ -96,6 +96,7 @@ class TextIndex:
     rare: np.ndarray  # bool per term: used by at most max(3, √notes) notes
     concepts: np.ndarray  # terms × k: latent semantic axes (truncated SVD of the note matrix)
     everyday: frozenset[str]  # rare words of this vault that are common in English ("middle", "release")
+    copied: frozenset[str] = frozenset()  # paragraphs (as paragraph_key gives them) in more than one note
     paragraphs: Mapping[str, list[Paragraph]] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, object]:
@@ -322,8 +323,24 @@ def build_index(corpus: Corpus) -> TextIndex:
         paths, {p: i for i, p in enumerate(paths)}, notes, sections,
         np.array([n for n, _ in section_keys], dtype=np.int32), np.array([k for _, k in section_keys], dtype=np.int32),
         section_rows, terms, idf, rare, _concepts(notes), _everyday(str(t) for t in terms[rare]),
-        Paragraphs(corpus, paragraphs),
+        _copied(paragraphs), Paragraphs(corpus, paragraphs),
     )
+
+
+def paragraph_key(text: str) -> str:
+    """A paragraph's words, to tell the same text in two notes apart from case and spacing."""
+    return " ".join(text.lower().split())
+
+
+def _copied(paragraphs: Mapping[str, list[Paragraph]]) -> frozenset[str]:
+    """Paragraphs that stand word for word in more than one note: a template's or a stock text, no note's own.
+    Found while the fit has every paragraph at hand; a warm walk reads it with the index."""
+    seen: set[str] = set()
+    copied: set[str] = set()
+    for note in paragraphs.values():
+        for key in {paragraph_key(p.text) for p in note}:
+            (copied if key in seen else seen).add(key)
+    return frozenset(copied)
 
 
 def _folder(path: str) -> str:
