@@ -101,7 +101,7 @@ def test_walker_toml_tables_are_checked(tmp_path):
     from walker.walk.runner import WalkSettings
     from walker.wander import WanderSettings
 
-    v = write_vault(tmp_path / "v", {"walker.toml": DEFAULT_CONFIG.replace("# far = 4", "far = 2")
+    v = write_vault(tmp_path / "v", {"walker.toml": DEFAULT_CONFIG.replace("# far = 5", "far = 2")
                                      .replace("# hubs = []", 'hubs = ["Home.md"]')})
     settings = load_settings(v)
     assert table(WanderSettings, settings.extra, "wander").far == 2

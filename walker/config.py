@@ -181,9 +181,9 @@ DEFAULT_CONFIG = """\
 # workers = 0
 
 [wander]
-# near = 8                 # items one or two links from the seed, most similar first
-# middle = 7               # related but distinct: shared tags or folder, or two or three links away
-# far = 4                  # distant for this seed; the last draw is uniformly random
+# near = 10                # items one or two links from the seed, most similar first
+# middle = 10              # related but distinct: shared tags or folder, or two or three links away
+# far = 5                  # distant for this seed; the last draw is uniformly random
 # hub_factor = 5.0         # a hub has at least hub_factor x the mean number of links...
 # hub_min_degree = 10      # ...and at least this many; hubs are left out of distances
 # hubs = []                # notes to treat as hubs whatever their links, e.g. ["Home.md"]

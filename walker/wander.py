@@ -41,9 +41,11 @@ class WanderError(WalkerError):
 
 @dataclass(frozen=True)
 class WanderSettings:
-    near: int = between(8, 0, 100)
-    middle: int = between(7, 0, 100)
-    far: int = between(4, 0, 100)
+    # The top of the protocol's ranges (near and middle 5 to 10, far 3 to 5): on the docs vault, 30 walks kept
+    # 8 useful and 2 shallow records at these sizes, 5 and 2 at 8, 7 and 4 (bench/README.md, walk quality).
+    near: int = between(10, 0, 100)
+    middle: int = between(10, 0, 100)
+    far: int = between(5, 0, 100)
     hub_factor: float = between(5.0, 1.0, 1000.0)
     hub_min_degree: int = between(10, 1, 1_000_000)
     hubs: tuple[str, ...] = ()
