@@ -34,6 +34,7 @@ NOTES = {
     "YAML alias bomb": f"---\n{BOMB}---\nA note about compost.\n",
     "list nested 1,000 deep": "\n".join("  " * i + "- item" for i in range(1000)),
     "indentation 2,000 deep": "\n".join(" " * (2 * i) + "text" for i in range(2000)),
+    "backtick runs of every length, then %%": "".join("`" * k + "x" for k in range(1, 450)) + " %% comment",
 }
 
 

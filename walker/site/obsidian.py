@@ -9,6 +9,7 @@ labelled link (the site works offline). Code, fenced or indented, is left exactl
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
 
@@ -16,7 +17,7 @@ FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d{1,9}[.)])[ \t]+\S")
 ADMONITION = re.compile(r"^(?:!!!|\?\?\?\+?) [a-z]")
 CALLOUT = re.compile(r"^>[ \t]?\[!([A-Za-z][\w-]*)\]([+-]?)[ \t]*(.*)$")
-CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")  # a run of backticks to the next run of the same length
+TICKS = re.compile(r"`+")
 HTML_TAG = re.compile(r"</?[A-Za-z][\w-]*(?:\s[^<>]*)?/?>")
 REMOTE_PICTURE = re.compile(r"!\[([^\[\]\n]*)\]\((https?://[^()\s]+)(?:\s+\"[^\"\n]*\")?\)")
 # Obsidian's callout types and their aliases, as Material for MkDocs names its admonitions.
@@ -119,17 +120,19 @@ def _without_comments(line: str, in_comment: bool) -> tuple[str | None, bool]:
     whole line was hidden. ``%%`` inside a code span (`` `%%` ``) is text, as Obsidian shows it."""
     if "%%" not in line and not in_comment:
         return line, False
-    started, kept, at = in_comment, [], 0
+    started, kept, at, mark = in_comment, [], 0, line.find("%%")
+    spans = _CodeSpans(line)
     while at < len(line):
-        mark = line.find("%%", at)
+        if 0 <= mark < at:  # the next %% at or after ``at``: found again only once passed (a line of many spans)
+            mark = line.find("%%", at)
         if in_comment:
             if mark < 0:
                 break
             in_comment, at = False, mark + 2
             continue
-        code = CODE_SPAN.search(line, at)
-        if mark < 0 or (code and code.start() < mark):
-            end = code.end() if code and mark >= 0 else len(line)
+        code = spans.next(at)
+        if mark < 0 or (code and code[0] < mark):
+            end = code[1] if code and mark >= 0 else len(line)
             kept.append(line[at:end])
             at = end
             continue
@@ -139,6 +142,33 @@ def _without_comments(line: str, in_comment: bool) -> tuple[str | None, bool]:
     if not text.strip() and (started or in_comment or line.strip().startswith("%%")):
         return None, in_comment
     return text.rstrip() if text.strip() else text, in_comment
+
+
+class _CodeSpans:
+    """The code spans of one line, found left to right as CommonMark pairs them: a run of backticks closes at
+    the next run of the same length; a run with none is text. Asked in order, so each run is looked at once
+    (a regex with a backreference took minutes on a line of runs of every length)."""
+
+    def __init__(self, line: str) -> None:
+        self.runs = [(m.start(), m.end()) for m in TICKS.finditer(line)]
+        self.by_length: dict[int, list[int]] = {}
+        for start, end in self.runs:
+            self.by_length.setdefault(end - start, []).append(start)
+        self.at = 0  # the first run not yet passed
+
+    def next(self, position: int) -> tuple[int, int] | None:
+        """The first code span that opens at or after ``position`` (positions only grow), or None."""
+        while self.at < len(self.runs):
+            start, end = self.runs[self.at]
+            if start < position:
+                self.at += 1
+                continue
+            same = self.by_length[end - start]
+            after = bisect.bisect_right(same, start)
+            if after < len(same):
+                return start, same[after] + (end - start)
+            self.at += 1  # no run of this length follows: these backticks are text
+        return None
 
 
 def _admonition(callout: re.Match[str], body: list[str]) -> list[str]:
