@@ -81,6 +81,35 @@ def test_a_broken_note_renders_and_its_bad_link_is_a_warning_naming_it(tmp_path)
     assert "&amp;amp;" not in body and "Salt &amp; Pepper Notes.md" in body
 
 
+def test_a_build_on_two_cores_is_the_build_on_one(tmp_path, monkeypatch):
+    """The second half of the pages rendered in a forked process: same pages, byte for byte, same warnings."""
+    import os
+
+    from mkdocs.structure.pages import Page
+
+    from walker.site import parallel
+
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    write_vault(vault, BROKEN)
+    run_walk(Workspace.open(vault), WalkOptions(now=NOW, random_seed=0, seed_note="Salt & Pepper Notes"))
+    one = build_site(vault, tmp_path / "one")
+    forks = []
+    fork = os.fork
+    monkeypatch.setattr(parallel, "PARALLEL_PAGES", 1)
+    monkeypatch.setattr(parallel, "forkable", lambda: True)  # the test runner's threads and numpy are not the build's
+    monkeypatch.setattr(os, "fork", lambda: forks.append(1) or fork())
+    here, render = [], Page.render
+    monkeypatch.setattr(Page, "render", lambda page, *args: here.append(page.file.src_uri) or render(page, *args))
+    two = build_site(vault, tmp_path / "two")
+    pages = len(list((tmp_path / "one").rglob("*.html")))
+    assert forks == [1] and 0 < len(here) < pages - 5  # this process rendered only its half
+    assert two.warnings == one.warnings and one.warnings
+    files = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(tmp_path / "two") for p in (tmp_path / "two").rglob("*") if p.is_file())
+    for name in files:
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes(), name
+
+
 def test_only_a_cited_notes_own_page_is_forgiven():
     from walker.site.build import NOTE_PAGE
 

@@ -21,12 +21,14 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files, InclusionLevel
+from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from walker.site.links import obsidian_url
 from walker.site.markdown_ext import SafeHtmlExtension
 from walker.site.markup import inert
 from walker.site.pages import Site, generate_site
+from walker.site.parallel import SplitRender
 from walker.site.svg import sanitize_svg
 
 FORBIDDEN_EXTENSIONS = ("pymdownx.snippets", "pymdownx.b64")
@@ -66,6 +68,7 @@ class SharedNav:
 
 class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
     site: Site | None = None
+    split: SplitRender = SplitRender()
     decide_html: dict[tuple[str, bool], str]  # a decide box's shape -> its HTML, rendered once per build
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
@@ -85,6 +88,18 @@ class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
         if not config.nav:
             config.nav = self.site.nav
         return config
+
+    def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> Navigation:
+        """A big site's second half of pages is rendered on another core while this one renders the first."""
+        self.split = SplitRender()
+        self.split.start(config, files)
+        return nav
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        self.split.close()
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self.split.close()
 
     def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:
         env.globals["walker_shared_nav"] = SharedNav()
