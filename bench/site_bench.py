@@ -3,7 +3,8 @@
     python bench/site_bench.py --hypotheses 2000 --reports 200 [--before CHECKOUT]
 
 The pool is written through walker's own store (records, reports, run records)
-over a synthetic vault, then `walker site build` is timed in its own process,
+over a synthetic vault, then `walker site build` is timed in its own process (peak memory: the larger
+of that process and the one it forks to render half the pages),
 next to the scan baseline (read every file, regex out [[...]]) of the same vault.
 ``--before`` names an older checkout of walker whose build is timed in turn with this one, over
 the same pool.
@@ -41,8 +42,8 @@ from pathlib import Path
 from walker.site.build import build_site
 start = time.perf_counter()
 build_site(Path(sys.argv[1]), Path(sys.argv[2]))
-print(json.dumps({"seconds": time.perf_counter() - start,
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+print(json.dumps({"seconds": time.perf_counter() - start, "peak_mb": peak / 1024}))
 """
 
 

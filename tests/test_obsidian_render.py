@@ -82,7 +82,7 @@ def test_a_broken_note_renders_and_its_bad_link_is_a_warning_naming_it(tmp_path)
 
 
 def test_a_build_on_two_cores_is_the_build_on_one(tmp_path, monkeypatch):
-    """The second half of the pages rendered in a forked process: same pages, byte for byte, same warnings."""
+    """The last pages rendered in a forked process: the same pages, byte for byte, and the same warnings."""
     import os
 
     from mkdocs.structure.pages import Page
@@ -102,7 +102,7 @@ def test_a_build_on_two_cores_is_the_build_on_one(tmp_path, monkeypatch):
     monkeypatch.setattr(Page, "render", lambda page, *args: here.append(page.file.src_uri) or render(page, *args))
     two = build_site(vault, tmp_path / "two")
     pages = len(list((tmp_path / "one").rglob("*.html")))
-    assert forks == [1] and 0 < len(here) < pages - 5  # this process rendered only its half
+    assert forks == [1] and 0 < len(here) < pages - 5  # this process rendered only its share
     assert two.warnings == one.warnings and one.warnings
     files = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*") if p.is_file())
     assert files == sorted(p.relative_to(tmp_path / "two") for p in (tmp_path / "two").rglob("*") if p.is_file())

@@ -1,9 +1,9 @@
-"""The second half of a big site's pages rendered from Markdown on a second core.
+"""The last pages of a big site rendered from Markdown on a second core.
 
 MkDocs renders pages one after another, and Python-Markdown is most of a big build. Once the navigation
 is known (``on_nav``), the plugin forks one process that renders the last pages (MkDocs's own
 ``Page.render``, the same extensions) into a file, while this process renders the first ones. When MkDocs
-reaches a page of the second half, its render is the child's result, and the log lines the child heard
+reaches one of the child's pages, its render is the child's result, and the log lines the child heard
 are said again here, in page order: the pages, warnings and strict mode are what a one-process build
 gives (a test builds a site both ways and compares). If anything goes wrong in the child, this process
 renders those pages itself.
@@ -25,6 +25,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
 
 PARALLEL_PAGES = 400  # below this a build is quick, and one process is simpler to follow
+CHILD_SHARE = 0.6  # of the Markdown, by length: this process also reads every page and runs the plugins on it
 
 log = logging.getLogger(__name__)
 
@@ -43,17 +44,17 @@ class SplitRender:
         self.rendered: dict[str, dict[str, Any]] | None = None  # src_uri -> what the child's render set
 
     def start(self, config: MkDocsConfig, files: Files) -> None:
-        """Fork the child for the second half of the pages, when the build is big and it is safe to fork."""
+        """Fork the child for the last pages, when the build is big and it is safe to fork."""
         pages = list(files.documentation_pages(inclusion=InclusionLevel.is_included))
         if len(pages) < PARALLEL_PAGES or not forkable():
             return
         sizes = [len(file.content_string) for file in pages]
-        half, total = 0, sum(sizes) / 2
-        while half < len(pages) and total > 0:
-            total -= sizes[-1 - half]
-            half += 1
-        second = pages[len(pages) - half:]
-        for file in second:
+        taken, left = 0, sum(sizes) * CHILD_SHARE
+        while taken < len(pages) and left > 0:
+            left -= sizes[-1 - taken]
+            taken += 1
+        for_child = pages[len(pages) - taken:]
+        for file in for_child:
             if file.page is None:  # as MkDocs would make it on reaching the file
                 Page(None, file, config)
         handle, name = tempfile.mkstemp(prefix="walker-render-", suffix=".pickle")
@@ -61,9 +62,9 @@ class SplitRender:
         self.result = Path(name)
         child = os.fork()
         if child == 0:
-            _render_and_exit(second, config, files, self.result)
+            _render_and_exit(for_child, config, files, self.result)
         self.child = child
-        for file in second:
+        for file in for_child:
             page = file.page
             assert page is not None
             page.render = _Install(self, page)  # type: ignore[method-assign]
@@ -91,7 +92,7 @@ class SplitRender:
 
 
 class _Install:
-    """A second-half page's render: the child's result, or a render here when there is none."""
+    """The render of one of the child's pages: its result, or a render here when there is none."""
 
     def __init__(self, split: SplitRender, page: Page) -> None:
         self.split, self.page = split, page

@@ -90,7 +90,7 @@ class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
         return config
 
     def on_nav(self, nav: Navigation, /, *, config: MkDocsConfig, files: Files) -> Navigation:
-        """A big site's second half of pages is rendered on another core while this one renders the first."""
+        """A big site's last pages are rendered on another core while this one renders the first ones."""
         self.split = SplitRender()
         self.split.start(config, files)
         return nav
