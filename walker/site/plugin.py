@@ -68,7 +68,7 @@ class SharedNav:
 
 class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
     site: Site | None = None
-    split: SplitRender = SplitRender()
+    split: SplitRender = SplitRender()  # replaced on each build (on_nav); this one has nothing to close
     decide_html: dict[tuple[str, bool], str]  # a decide box's shape -> its HTML, rendered once per build
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
