@@ -142,6 +142,21 @@ def test_a_tie_between_seeds_is_drawn_not_settled_by_the_alphabet():
     assert {choose_seed(ranked, 0, [], random.Random(n)).path for n in range(20)} == {"Z.md"}
 
 
+def test_forgotten_notes_that_tie_are_not_offered_in_the_alphabets_order(tmp_path):
+    import random
+
+    notes = {f"{folder}/n{i}.md": f"The {folder.lower()} bed number {i} stays wet for days after the autumn rain."
+             for i in range(8) for folder in ("Alpha", "Beta", "Gamma", "Delta", "Omega")}
+    ws = Workspace.open(write_vault(tmp_path, notes))
+    listed = candidate_seeds(ws.corpus, ws.index, ws.links, datetime(2026, 11, 30))["forgotten"]
+    assert {s.path.split("/")[0] for s in listed} == {"Alpha", "Beta"}  # a listing: by path
+    walked = set()
+    for n in range(5):
+        found = candidate_seeds(ws.corpus, ws.index, ws.links, datetime(2026, 11, 30), rng=random.Random(n))
+        walked |= {s.path.split("/")[0] for s in found["forgotten"]}
+    assert walked == {"Alpha", "Beta", "Gamma", "Delta", "Omega"}
+
+
 def test_a_paragraph_copied_into_many_notes_seeds_none_of_them(tmp_path):
     stock = "The settings pane has a one-click button that adds the custom checkboxes of this theme to your vault."
     notes = {f"Themes/Theme {i}.md": f"# Theme {i}\n\n{stock}\n" for i in range(4)}

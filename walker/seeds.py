@@ -24,8 +24,10 @@ def candidate_seeds(
     now: datetime,
     settings: WanderSettings | None = None,
     limit: int = 5,
+    rng: random.Random | None = None,
 ) -> dict[str, list[Seed]]:
-    """Seed candidates from each of the four sources, best first, each with its reason."""
+    """Seed candidates from each of the four sources, best first, each with its reason. Candidates that
+    score the same come in ``rng``'s order (a walk's), else by path (a listing)."""
     settings = settings or WanderSettings()
     hubs = find_hubs(links, settings)
     today = now.date()
@@ -63,9 +65,9 @@ def candidate_seeds(
         backlinks = len(links.get(path, ()))
         if backlinks <= 1 and (age is None or age >= settings.forgotten_days):
             forgotten.append(seed(path, "forgotten", *_forgotten(backlinks, age)))
-    return {"recent": _best(corpus, index, recent, limit), "revisited": _best(corpus, index, revisited, limit),
-            "open-question": _best(corpus, index, questions, limit),
-            "forgotten": _best(corpus, index, forgotten, max(limit, 10))}
+    return {"recent": _best(corpus, index, recent, limit, rng), "revisited": _best(corpus, index, revisited, limit, rng),
+            "open-question": _best(corpus, index, questions, limit, rng),
+            "forgotten": _best(corpus, index, forgotten, max(limit, 10), rng)}
 
 
 def _recent(mentions: int, age: int | None, window: int) -> tuple[str, float]:
@@ -94,11 +96,17 @@ def _mentions(corpus: Corpus, dailies: dict[str, date]) -> tuple[dict[str, list[
     return mentions, backlink_folders
 
 
-def _best(corpus: Corpus, index: TextIndex, group: list[tuple[float, str, str, str]], count: int) -> list[Seed]:
+def _best(corpus: Corpus, index: TextIndex, group: list[tuple[float, str, str, str]], count: int,
+          rng: random.Random | None) -> list[Seed]:
     """The best ``count`` of one source that have a sentence worth quoting, in a paragraph of their own (not one
-    copied into other notes). A note with only links, properties, comments or stock text is not a seed."""
+    copied into other notes). A note with only links, properties, comments or stock text is not a seed.
+    Ties are cut in ``rng``'s order: by path, a vault of many unlinked notes would only ever offer its
+    alphabetically first folders as forgotten."""
+    ordered = sorted(group, key=lambda s: s[1])
+    if rng is not None:
+        rng.shuffle(ordered)
     chosen = []
-    for score, path, source, reason in sorted(group, key=lambda s: (-s[0], s[1]))[: 10 * count]:
+    for score, path, source, reason in sorted(ordered, key=lambda s: -s[0])[: 10 * count]:
         own = [p for p in index.paragraphs.get(path, []) if paragraph_key(p.text) not in index.copied]
         found = central_sentence(index, path, own)
         if found:

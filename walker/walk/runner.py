@@ -246,7 +246,7 @@ def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]
     used = [str((run.get("seed") or {}).get("path")) for run in history[-ws.wander_settings.no_reuse_walks:]]
     # Enough candidates per source that the last walks' seeds never use them all up.
     candidates = candidate_seeds(ws.corpus, ws.index, ws.links, options.now, ws.wander_settings,
-                                 limit=ws.wander_settings.no_reuse_walks + 3)
+                                 limit=ws.wander_settings.no_reuse_walks + 3, rng=rng)
     seed = choose_seed(candidates, len(history), used, rng)
     if seed is None:
         raise NoSeed("no note can seed a walk: every candidate seeded one of the last "
