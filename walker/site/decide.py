@@ -13,10 +13,11 @@ import html
 import re
 import secrets
 import shlex
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 _FILL = re.compile(r"WALKERFILL(ID|WHERE|URL|DECIDED)")
-_NONCE = secrets.token_hex(8)  # a note cannot plant the placeholder: it never sees this process's nonce
+# Where a page's box goes until it is filled in. A note cannot plant it: it never sees this process's nonce.
+PLACEHOLDER = f"walker-decide-box-{secrets.token_hex(8)}"
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,6 @@ class DecideBox:
     vault: str  # the vault folder the commands name
     record_url: str  # opens the record in Obsidian
     decided: str  # what the reviewer set in Obsidian and `walker review` has not applied yet
-    placeholder: str = field(default=f"walker-decide-box-{_NONCE}")
 
     @property
     def shape(self) -> tuple[str, bool]:

@@ -100,10 +100,11 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
                                    in_nav=report in reports[:NAV_REPORTS], source=f"{POOL}/reports/{report.name}"))
     site.pages.append(SitePage("hypotheses/index.md", _hypotheses_index(records, ages)))
     read: dict[str, list[Paragraph]] = {}  # cited notes' paragraphs, read once in this build
+    where = str(root.resolve())  # the vault the decide boxes' commands name
     for record in records:
         page = f"hypotheses/{record.path.name}"
         source = f"{POOL}/{record.folder}/{record.path.name}"
-        box = decide_box(record, source, root, links)
+        box = decide_box(record, source, where, links)
         if box:
             site.decide_boxes[page] = box
         site.pages.append(SitePage(page, record_page(record, source, page, ages, corpus, links, box, read), False, source))

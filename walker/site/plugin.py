@@ -24,6 +24,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
+from walker.site.decide import PLACEHOLDER
 from walker.site.links import obsidian_url
 from walker.site.markdown_ext import SafeHtmlExtension
 from walker.site.markup import inert
@@ -131,7 +132,7 @@ class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
             html = image.sub(lambda _: f'<div class="walk-picture-frame">{markup}</div>', html, count=1)
         box = self.site.decide_boxes.get(page.file.src_uri)
         if box:  # the same words on every record's page would bury the rest of the search index
-            html = re.sub(rf'(<h2 id="[^"]*")(>.*?</h2>\s*<p>{box.placeholder}</p>)', r"\1 data-search-exclude\2", html,
+            html = re.sub(rf'(<h2 id="[^"]*")(>.*?</h2>\s*<p>{PLACEHOLDER}</p>)', r"\1 data-search-exclude\2", html,
                           count=1)
         return html
 
@@ -144,7 +145,7 @@ class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
         if box.shape not in self.decide_html:
             md = Markdown(extensions=config.markdown_extensions, extension_configs=config.mdx_configs)
             self.decide_html[box.shape] = md.convert(box.markdown())  # sanitised like every page
-        return output.replace(f"<p>{box.placeholder}</p>", box.fill(self.decide_html[box.shape]), 1)
+        return output.replace(f"<p>{PLACEHOLDER}</p>", box.fill(self.decide_html[box.shape]), 1)
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
         """The page's Edit button opens the vault file behind it in Obsidian."""

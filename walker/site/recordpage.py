@@ -4,7 +4,6 @@ with the quoted sentence marked and the shared words in bold, and the decide box
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 from walker.corpus import Corpus
 from walker.corpus.resolve import span
@@ -12,7 +11,7 @@ from walker.corpus.text import Paragraph, read_paragraphs
 from walker.pool.records import KIND_WORDS, REVIEWER_HEADING, Hypothesis, NoteworthyEntry
 from walker.pool.store import POOL, StoredRecord
 from walker.refs import Ref
-from walker.site.decide import DecideBox
+from walker.site.decide import PLACEHOLDER, DecideBox
 from walker.site.links import SiteLinks
 from walker.site.markup import STATUS_TITLES, as_code, as_text, shorten
 from walker.site.obsidian import as_obsidian_shows
@@ -21,7 +20,7 @@ from walker.site.obsidian import as_obsidian_shows
 def record_page(record: StoredRecord, source: str, page: str, ages: dict[str, int], corpus: Corpus,
                 links: SiteLinks, decide: DecideBox | None, read: dict[str, list[Paragraph]]) -> str:
     """One hypothesis or noteworthy entry: its claim, the passages side by side, and how to decide
-    (``decide``'s placeholder, which the site fills in). ``read``: cited notes' paragraphs already read."""
+    (a placeholder, where the site fills in ``decide``). ``read``: cited notes' paragraphs already read."""
     rec, data = record.record, record.data
     kind = rec.kind if isinstance(rec, Hypothesis) else ""
     about = [f"**{as_text(KIND_WORDS[kind][0])}**: {as_text(KIND_WORDS[kind][2])}"] if kind in KIND_WORDS else []
@@ -53,7 +52,7 @@ def record_page(record: StoredRecord, source: str, page: str, ages: dict[str, in
             lines += ["## Wrong if", "", *_listed(rec.disconfirm_if), ""]
         folded = _details(rec, ages)
     if decide:  # after the evidence and what would prove it wrong
-        lines += ["## Decide", "", decide.placeholder, ""]
+        lines += ["## Decide", "", PLACEHOLDER, ""]
     lines += folded
     lines += ["## Reviewer notes", "", _reviewer_notes(record, source, page, links), ""]
     walk_page = links.pages.get(f"{POOL}/reports/{rec.walk}.md") if rec.walk else None
@@ -75,14 +74,14 @@ def _details(rec: Hypothesis, ages: dict[str, int]) -> list[str]:
     return ['??? info "When it applies, and how sure walker is"', "", *(f"    {line}" if line else "" for line in details), ""]
 
 
-def decide_box(record: StoredRecord, source: str, vault: Path, links: SiteLinks) -> DecideBox | None:
+def decide_box(record: StoredRecord, source: str, vault: str, links: SiteLinks) -> DecideBox | None:
     """What the page's decide box needs, for a record that waits for a decision."""
     if record.folder not in ("active", "noteworthy"):
         return None
     rec = record.record
     decided = (rec.human_review_outcome if isinstance(rec, NoteworthyEntry) else
                rec.review if isinstance(rec, Hypothesis) else "")
-    return DecideBox(record.folder, record.id, str(vault.resolve()), links.obsidian_url(source), decided)
+    return DecideBox(record.folder, record.id, vault, links.obsidian_url(source), decided)
 
 
 def _reviewer_notes(record: StoredRecord, source: str, page: str, links: SiteLinks) -> str:
