@@ -208,3 +208,25 @@ def test_two_subfolders_of_one_folder_are_not_side_by_side(tmp_path):
     context = WalkContext(other.corpus, other.index, other.links, hood, CriticContext(other.corpus, other.index, set(), []), {})
     assert _domains(context, "Testing/Smoke/Plan.md", "Testing/Smoke/Steps.md") == ONE_FOLDER
     assert _domains(context, "Testing/Smoke/Plan.md", "Testing/HTML/Query.md") != ONE_FOLDER
+
+
+NAMED = {
+    "Styling/Styling the Backlinks.md": "# Styling the Backlinks\n\nIt shows that the backlink, the file and heading "
+                                        "names, can quite dominate the results.\n",
+    "Testing/Nested Backlinks.md": "# Nested Backlinks\n\nEvery task shows its backlink, so nested tasks repeat the "
+                                   "filename of their parent.\n",
+}
+
+
+@pytest.mark.parametrize("title, kind", [("Nested Backlinks", "missing-link"), ("Nested Tasks", None)])
+def test_notes_named_for_one_concept_need_no_second_shared_word(tmp_path, title, kind):
+    """"backlink" (with "shows", which any two sentences share) joins two notes only because both are named for it:
+    the same two passages under another title share one word, which could be used in two senses."""
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    files = {path.replace("Nested Backlinks", title): text.replace("Nested Backlinks", title)
+             for path, text in NAMED.items()}
+    named = Workspace.open(write_vault(vault, files))
+    candidate = hypothesis(named, *files)
+    assert (candidate and candidate.kind) == kind
+    if candidate:
+        assert "“backlink” yet no chain" in candidate.claim.replace(",", "")  # the concept, not "shows"

@@ -1,7 +1,8 @@
 """Seeds and neighbourhoods: the raw material of one walk (protocol §11.2, §11.3).
 
-Near is close in the graph and in words. Middle is related but not the same
-thing. Far is distant *relative to this seed* (real vaults are a few hops
+Near is close in the graph and in words: notes within two links, and notes close
+in words that no chain of two links reaches (where a missing link is found; up to
+half of near). Middle is related but not the same thing. Far is distant *relative to this seed* (real vaults are a few hops
 across) and outside its tags and folder; most far draws follow a thin thread of
 rare words both notes use, the literature-based-discovery pattern, and at least
 one is drawn uniformly at random: the protocol's low prior.
@@ -17,7 +18,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import PurePosixPath
 
@@ -32,6 +33,7 @@ from walker.similarity import TextIndex
 from walker.walk.sensitive import sensitive_inference
 
 NEAR_DUPLICATE = 0.6
+CLOSE = 0.1  # an unlinked note this similar to the seed is close in words: a near item
 MIN_NOTES = 20
 
 
@@ -212,8 +214,15 @@ def neighbourhood(
                     round(similarity[path], 4), shared, reason, rare, via)
 
     others = [p for p in corpus.notes if p != seed.path and p not in hubs]
-    near_pool = sorted((p for p in others if distance.get(p) in (1, 2)), key=lambda p: (-similarity[p], p))
-    near = [make(p, "near", _why(distance[p], similarity[p])) for p in near_pool[: settings.near]]
+    def closest(paths: Iterable[str]) -> list[str]:
+        return sorted(paths, key=lambda p: (-similarity[p], p))
+
+    linked = closest(p for p in others if distance.get(p) in (1, 2))
+    close = closest(p for p in others if distance.get(p) not in (1, 2) and CLOSE <= similarity[p] < NEAR_DUPLICATE)
+    close = close[: max(settings.near // 2, settings.near - len(linked))]
+    linked = linked[: settings.near - len(close)]
+    close = close[: settings.near - len(linked)]
+    near = [make(p, "near", _why(distance.get(p), similarity[p])) for p in closest(linked + close)]
     taken = {i.path for i in near}
 
     middle_pool = _middle_pool([p for p in others if p not in taken], similarity,

@@ -157,25 +157,35 @@ def _drop_tags(text: str) -> str:
     return re.sub(r"(?:(?<=\s)|^)" + TAG_RE.pattern, drop, text)
 
 
+_COMPLETE = re.compile(r"[.!?…][\"'”’)*_]*$")  # a sentence that ends as a sentence does
+_GAP = re.compile(r"\s[,.](?:\s|$)")
+LIST_LIKE = 8  # digits, commas, colons and code symbols (``_listiness``) that make a line a list, not a claim
 _URL = re.compile(r"\b(?:[a-z][a-z0-9+.-]*://|www\.)\S+", re.IGNORECASE)
 _KEY_VALUE = re.compile(r"^[\w\s-]{1,30}::?\s")  # "Status: done", Dataview's "key:: value"
 _SHELL = re.compile(r"^(?:\$|>>>|#!|sudo |pip |npm |git |cd )")
 # A sentence about the document it sits in ("these examples demonstrate…", "view this page in…") says
-# nothing about its subject: the same words in two notes are two documents describing themselves.
+# nothing about its subject: the same words in two notes are two documents describing themselves. So does a
+# note's purpose line ("For experimenting with happens date with invalid dates.").
 _ABOUT_ITSELF = re.compile(
     r"\b(?:this|these|the following|the next|the previous) (?:page|file|note|section|document|examples?|steps?|"
     r"guide|tutorial|chapter|article|post|demo|tests?|scenarios?|table|list)\b|^here (?:is|are)\b|"
-    r"\b(?:see|shown|listed|described|explained) (?:below|above)\b", re.IGNORECASE)
+    r"\b(?:see|shown|listed|described|explained) (?:below|above)\b|"
+    r"^for (?:experimenting|testing|trying|checking|demonstrating|exploring|reproducing)\b", re.IGNORECASE)
 
 
 def is_proposition(sentence: str, title: str = "") -> bool:
-    """Whether a sentence is worth quoting as what a note says: prose with words, not a comment, a URL,
+    """Whether a sentence is worth quoting as what a note says: a whole sentence of prose, not a comment, a URL,
     a template placeholder, a ``Key: value`` property line, a shell line, a sentence about the document
     itself ("this page shows…"), a sentence with link brackets left in it (a link written inside code, which
-    a quote would turn into a live one) or the note's bare title."""
+    a quote would turn into a live one), a list or table row, a heading or lead-in that says half a thing, or
+    the note's bare title."""
     text = sentence.strip()
     if not text or "%%" in text or "{{" in text or "<%" in text or "[[" in text or "]]" in text or _URL.search(text):
         return False
+    if not _COMPLETE.search(text) or _listiness(text) >= LIST_LIKE:
+        return False  # "Divider to create a new section", "…is MMM D YYYY:", "flour 500 g, water 350 g, salt 10 g."
+    if _GAP.search(text):
+        return False  # "it searches for , but": a tag or comment in a code span left a hole the quote would show
     if _KEY_VALUE.match(text) or _SHELL.match(text) or _ABOUT_ITSELF.search(text):
         return False
     if title and text.rstrip(".!").strip().lower() == title.strip().lower():
@@ -183,6 +193,12 @@ def is_proposition(sentence: str, title: str = "") -> bool:
     words = text.split()
     letters = [w for w in words if re.search(r"[^\W\d_]{2,}", w)]
     return len(words) >= 4 and len(letters) >= 0.7 * len(words)
+
+
+def _listiness(sentence: str) -> int:
+    """Digits, commas, colons and code symbols: high for lists, table rows and syntax; low for prose."""
+    symbols = sum(sentence.count(ch) for ch in "{}[]<>=|\\#")
+    return len(re.findall(r"\d", sentence)) + sentence.count(",") + 2 * sentence.count(":") + 2 * symbols
 
 
 def sentences(text: str) -> list[str]:

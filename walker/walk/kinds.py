@@ -52,6 +52,7 @@ class Pair:
     domains: str = APART  # ONE_FOLDER, ONE_DOMAIN or APART: where the two notes sit
     everyday: frozenset[str] = frozenset()  # thread terms everyday English uses ("middle"): no thread alone
     cohesive: bool = True  # the thread's terms make one concept (sense.cohesive)
+    named: tuple[str, ...] = ()  # thread terms in both notes' titles: the notes are named for them, one is enough
 
     @property
     def specific(self) -> tuple[str, ...]:
@@ -66,11 +67,12 @@ class Pair:
 
 def classify(pair: Pair) -> str | None:
     """The kind a pair makes, or None when it makes no hypothesis worth a reader's time."""
-    if sum(len(t.split()) for t in pair.thread.terms) < THREAD_WORDS or len(pair.thread.terms) < THREAD_TERMS:
+    if not pair.named and (sum(len(t.split()) for t in pair.thread.terms) < THREAD_WORDS
+                           or len(pair.thread.terms) < THREAD_TERMS):
         return None
     if is_question(pair.text_a) and not is_question(pair.text_b):
         return "answer"  # the question itself says what the passages are about; everyday words may carry it
-    if pair.specific_words < THREAD_WORDS or not pair.cohesive:
+    if not pair.named and (pair.specific_words < THREAD_WORDS or not pair.cohesive):
         return None  # "a particular string" and "a particular date": everyday words join anything to anything
     if _same_words(pair.text_a, pair.text_b):
         return None  # one passage pasted into two notes is a copy, not a discovery
@@ -177,7 +179,7 @@ class _Names(NamedTuple):
 
 
 def word(kind: str, pair: Pair, index: TextIndex) -> Wording:
-    thread = words_of(surface_forms(pair.text_a, pair.thread.terms[:3]))
+    thread = words_of(surface_forms(pair.text_a, pair.named or pair.thread.terms[:3]))
     names = _Names(pair.a, pair.b, f"{capital(pair.a)}: “{pair.text_a}” {capital(pair.b)}: “{pair.text_b}”", thread,
                    words_of(key_phrases(pair.text_a, index)) or thread, words_of(key_phrases(pair.text_b, index)) or thread)
     return {"missing-link": _missing_link, "tension": _tension, "answer": _answer}.get(kind, _analogy)(names)

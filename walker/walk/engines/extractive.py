@@ -55,10 +55,8 @@ from walker.wander import (
 GROUP_RANK = {"seed": -1, "near": 0, "middle": 1, "far": 2}  # pairs join two groups: the seed with any item, near with middle…
 ROAM_SIZE = 10
 MAX_KEPT = 3
-LIST_LIKE = 8
 MAX_PROPOSITIONS = 60  # sentences read per note: enough for any note's argument, bounded for huge ones
 COPIED = 0.5  # notes sharing this share of their paragraphs are copies of one text
-_COMPLETE = re.compile(r"[.!?…][\"'”’)*_]*$")  # a sentence that ends as a sentence does
 QUALITY_FLOOR = 1.2  # thread strength: about two words each used by few notes, or three fairly common ones
 
 
@@ -151,13 +149,17 @@ class ExtractiveEngine:
             return None  # a passage that names the other note: its author made this connection already
         via = _shared_note(context, end_a.path, end_b.path)
         domains = _domains(context, end_a.path, end_b.path)
-        same_concept = _one_subject(context, end_a.path, end_b.path, frozenset(rare), domains == ONE_FOLDER)
+        # Both titles hold a rare word both passages use: the notes are named for one concept (Obsidian's
+        # "Nested Backlinks" and "Styling the Backlinks"), whatever their folders and other words say.
+        in_titles = quotable.titles(end_a.path)[0] & quotable.titles(end_b.path)[0] & rare
+        same_concept = bool(in_titles) or _one_subject(context, end_a.path, end_b.path, frozenset(rare), domains == ONE_FOLDER)
         joined = thread(text_a, text_b, context.index, same_concept)
         joined = joined._replace(terms=tuple(t for t in joined.terms if set(t.split()) & rare))
         pair = Pair(note_name(end_a.title), note_name(end_b.title), text_a, text_b, joined, same_concept, linked=via is not None,
                     domains=domains,
                     everyday=everyday_terms(text_a, text_b, joined.terms, context.index),
-                    cohesive=cohesive(joined.terms, context.index))
+                    cohesive=cohesive(joined.terms, context.index),
+                    named=tuple(t for t in joined.terms if set(t.split()) <= in_titles))
         kind = classify(pair)
         if kind is None:
             return None
@@ -216,10 +218,6 @@ class Propositions:
             for sentence in sentences(paragraph.text):
                 if not is_proposition(sentence, note.title) or not 6 <= len(sentence.split()) <= 60:
                     continue
-                if _listiness(sentence) >= LIST_LIKE:
-                    continue  # an ingredient list or a table row is not a claim worth bridging
-                if not _COMPLETE.search(sentence):
-                    continue  # a heading, a list item or a lead-in to a list ("…is MMM D YYYY:") says half a thing
                 if sensitive_inference(sentence):
                     continue  # a bridge would carry what the note says of a person's health, faith, origin…
                 weights: dict[str, float] = {}  # the sentence's rare words (few notes use them), by weight
@@ -295,7 +293,7 @@ def _names(context: WalkContext, text: str, path: str) -> bool:
 
 
 def _prefer_append_only(context: WalkContext, candidates: list[Candidate]) -> list[Candidate]:
-    """Of two bridges that share one end and whose other ends say the same thing, keep the one anchored in
+    """Of two bridges of one kind that share one end and whose other ends say the same thing, keep the one anchored in
     a daily note: a day's entry is written once and never reorganised, so its ref stays good."""
     kept: list[Candidate] = []
     for candidate in candidates:
@@ -308,8 +306,9 @@ def _prefer_append_only(context: WalkContext, candidates: list[Candidate]) -> li
 
 
 def _same_other_end(context: WalkContext, a: Candidate, b: Candidate) -> bool:
-    if len(a.supporting_refs) != 2 or len(b.supporting_refs) != 2 or len(set(a.supporting_refs) & set(b.supporting_refs)) != 1:
-        return False
+    if a.kind != b.kind or len(a.supporting_refs) != 2 or len(b.supporting_refs) != 2 \
+            or len(set(a.supporting_refs) & set(b.supporting_refs)) != 1:
+        return False  # one hypothesis with one end swapped for a passage that says the same
     quotes = [dict(zip(c.supporting_refs, re.findall(r"“([^”]+)”", c.claim))) for c in (a, b)]
     (text_a,) = [t for r, t in quotes[0].items() if r not in b.supporting_refs] or [""]
     (text_b,) = [t for r, t in quotes[1].items() if r not in a.supporting_refs] or [""]
@@ -322,12 +321,6 @@ def _daily_refs(candidate: Candidate) -> int:
 
 def _end(entry: InventoryEntry, ref: str) -> dict[str, str]:
     return {"path": entry.path, "title": entry.title, "group": entry.group, "ref": ref}
-
-
-def _listiness(sentence: str) -> int:
-    """Digits, commas, colons and code symbols: high for lists, table rows and syntax; low for prose."""
-    symbols = sum(sentence.count(ch) for ch in "{}[]<>=|\\#")
-    return len(re.findall(r"\d", sentence)) + sentence.count(",") + 2 * sentence.count(":") + 2 * symbols
 
 
 def _shared_note(context: WalkContext, a: str, b: str) -> str | None:
