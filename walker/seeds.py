@@ -107,9 +107,8 @@ def _best(corpus: Corpus, index: TextIndex, group: list[tuple[float, str, str, s
     with an unchecked task is an open question, and most are such fixtures)."""
     ordered = sorted(group, key=lambda s: s[1])
     if rng is not None:
-        weight = {path: _prose(index, path) for _, path, _, _ in ordered}
         # A weighted shuffle: each note's key is a uniform draw raised to 1/weight (Efraimidis and Spirakis).
-        keys = {path: rng.random() ** (1 / weight[path]) for path in weight}
+        keys = {path: rng.random() ** (1 / (1 + math.sqrt(index.prose.get(path, 0)))) for _, path, _, _ in ordered}
         ordered.sort(key=lambda s: keys[s[1]], reverse=True)
     chosen = []
     for score, path, source, reason in sorted(ordered, key=lambda s: -s[0])[: 10 * count]:
@@ -120,11 +119,6 @@ def _best(corpus: Corpus, index: TextIndex, group: list[tuple[float, str, str, s
         if len(chosen) >= count:
             break
     return chosen
-
-
-def _prose(index: TextIndex, path: str) -> float:
-    """How much a note says in prose: the square root of its paragraphs' length, tasks aside (at least 1)."""
-    return 1 + math.sqrt(sum(len(p.text) for p in index.paragraphs.get(path, []) if not p.is_task))
 
 
 def choose_seed(candidates: dict[str, list[Seed]], walk_number: int, used: list[str], rng: random.Random) -> Seed | None:
