@@ -27,6 +27,7 @@ from walker.corpus.text import is_proposition, paragraphs_of
     # what plain() leaves of "inside `[[Note|` and `]`, … [the note]]": a quote would make it a live link
     "Themes use different symbols inside [[Set up custom statuses| and ], so pick your styling first.",
     "For experimenting with happens date with invalid dates.",  # a note's purpose line, not a claim
+    "See also Smoke test JS setting - should fail when disabled.",  # a pointer to another note
     "List item in 'numbered_list_items_with_paren'",  # a list item or heading: no sentence ends here
     "Check that the due date of the new heading is '2024-09-28 Sunday' today.",  # a test step full of digits
     "Flour 500 g, water 350 g, salt 10 g, starter 100 g, yeast none.",  # an ingredient list

@@ -165,12 +165,12 @@ _KEY_VALUE = re.compile(r"^[\w\s-]{1,30}::?\s")  # "Status: done", Dataview's "k
 _SHELL = re.compile(r"^(?:\$|>>>|#!|sudo |pip |npm |git |cd )")
 # A sentence about the document it sits in ("these examples demonstrate…", "view this page in…") says
 # nothing about its subject: the same words in two notes are two documents describing themselves. So does a
-# note's purpose line ("For experimenting with happens date with invalid dates.").
+# note's purpose line ("For experimenting with happens date with invalid dates.") or a pointer ("See also …").
 _ABOUT_ITSELF = re.compile(
     r"\b(?:this|these|the following|the next|the previous) (?:page|file|note|section|document|examples?|steps?|"
     r"guide|tutorial|chapter|article|post|demo|tests?|scenarios?|table|list)\b|^here (?:is|are)\b|"
     r"\b(?:see|shown|listed|described|explained) (?:below|above)\b|"
-    r"^for (?:experimenting|testing|trying|checking|demonstrating|exploring|reproducing)\b", re.IGNORECASE)
+    r"^for (?:experimenting|testing|trying|checking|demonstrating|exploring|reproducing)\b|^see also\b", re.IGNORECASE)
 
 
 def is_proposition(sentence: str, title: str = "") -> bool:
