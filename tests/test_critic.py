@@ -123,6 +123,19 @@ def test_duplicates_of_active_and_rejected_records(ctx):
     assert "duplicate-of-pool" not in fired(GOOD, archived)
 
 
+def test_the_same_two_notes_through_other_passages_are_a_duplicate(ctx):
+    """Three walks had kept Cache Warming and Levain Build three times, each through other sentences: a reviewer
+    reads one connection between two notes once. A third note joined makes a wider bridge, not a repeat."""
+    other = tuple(ref.split("#")[0] + "#Another section" for ref in GOOD.supporting_refs)
+    pooled = CriticContext(ctx.corpus, ctx.index, ctx.retrieved,
+                           [PoolClaim("hyp-2026-01-01-001", "active", "Another claim entirely.", other)])
+    assert "duplicate-of-pool" in fired(GOOD, pooled)
+    elsewhere = CriticContext(ctx.corpus, ctx.index, ctx.retrieved,
+                              [PoolClaim("hyp-2026-01-01-001", "active", "Another claim entirely.",
+                                         (other[0], "Garden/Compost.md#Compost"))])
+    assert "duplicate-of-pool" not in fired(GOOD, elsewhere)
+
+
 def test_plain_mentions_of_people_are_not_inferences(ctx):
     ok = change(claim=GOOD.claim + " I feed it when it has peaked.")
     assert "sensitive-attribute" not in fired(ok, ctx)

@@ -2,10 +2,11 @@
 
 Near is close in the graph and in words: notes within two links, and notes close
 in words that no chain of two links reaches (where a missing link is found; up to
-half of near). Middle is related but not the same thing. Far is distant *relative to this seed* (real vaults are a few hops
-across) and outside its tags and folder; most far draws follow a thin thread of
-rare words both notes use, the literature-based-discovery pattern, and at least
-one is drawn uniformly at random: the protocol's low prior.
+half of near). Middle is related but not the same thing. Far is distant *relative
+to this seed* (real vaults are a few hops across) and outside its tags and
+folder; most far draws follow a thin thread of rare words both notes use, the
+literature-based-discovery pattern, and at least one is drawn uniformly at
+random: the protocol's low prior.
 
 Hubs (maps of content, indexes) would put every note two hops from every
 other, so they are kept out of distances: a note is a hub when its degree is
@@ -214,14 +215,14 @@ def neighbourhood(
                     round(similarity[path], 4), shared, reason, rare, via)
 
     others = [p for p in corpus.notes if p != seed.path and p not in hubs]
+
     def closest(paths: Iterable[str]) -> list[str]:
         return sorted(paths, key=lambda p: (-similarity[p], p))
 
     linked = closest(p for p in others if distance.get(p) in (1, 2))
     close = closest(p for p in others if distance.get(p) not in (1, 2) and CLOSE <= similarity[p] < NEAR_DUPLICATE)
-    close = close[: max(settings.near // 2, settings.near - len(linked))]
+    close = close[: max(settings.near // 2, settings.near - len(linked))]  # half of near, or what links leave
     linked = linked[: settings.near - len(close)]
-    close = close[: settings.near - len(linked)]
     near = [make(p, "near", _why(distance.get(p), similarity[p])) for p in closest(linked + close)]
     taken = {i.path for i in near}
 

@@ -214,6 +214,8 @@ def duplicate_of_pool(c: Candidate, ctx: CriticContext) -> str | None:
             continue
         if refs and refs == set(record.refs):
             return f"same refs as {record.id} ({record.status})"
+        if refs and _notes(refs) <= _notes(record.refs):
+            return f"joins the same notes as {record.id} ({record.status}), through other passages"
         if claim and normal(record.claim) == claim:
             return f"same claim as {record.id} ({record.status})"
     if ctx.pool and ctx.index.notes.shape[1]:
@@ -223,6 +225,10 @@ def duplicate_of_pool(c: Candidate, ctx: CriticContext) -> str | None:
             if record.status in ("active", "muted", "rejected") and record.id not in widened and score >= DUPLICATE_SIMILARITY:
                 return f"nearly the same claim as {record.id} ({record.status}, similarity {score:.2f})"
     return None
+
+
+def _notes(refs: Iterable[str]) -> set[str]:
+    return {note_of(ref) for ref in refs}
 
 
 def ungrounded(c: Candidate, ctx: CriticContext) -> str | None:

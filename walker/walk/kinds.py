@@ -8,7 +8,9 @@
 Where two notes sit decides what their shared words can mean. In two domains (top-level
 folders the vault keeps apart in meaning) they may be an analogy; in one domain but
 different folders, a missing link; in one folder, nothing unless the notes are about one
-subject: the owner filed them side by side and sees them together.
+subject: the owner filed them side by side and sees them together. Two notes named for one
+concept (a rare word in both titles, "Nested Backlinks" and "Styling the Backlinks") are
+about one subject, and that word alone is thread enough for a missing link or a tension.
 
 Every kind words its claim from the two passages, says when it applies from what the
 passages are about (their key phrases, never the titles alone), and names in
