@@ -3,7 +3,6 @@ and the choice among them that rotates the sources and avoids the last walks' se
 
 from __future__ import annotations
 
-import math
 import random
 import re
 from datetime import date, datetime
@@ -102,14 +101,10 @@ def _best(corpus: Corpus, index: TextIndex, group: list[tuple[float, str, str, s
     """The best ``count`` of one source that have a sentence worth quoting, in a paragraph of their own (not one
     copied into other notes). A note with only links, properties, comments or stock text is not a seed.
     Ties are cut in ``rng``'s order: by path, a vault of many unlinked notes would only ever offer its
-    alphabetically first folders as forgotten. The draw favours notes with more prose: a walk joins
-    passages, and a fixture of one sentence gives it little to join (in a plugin's test vault, every note
-    with an unchecked task is an open question, and most are such fixtures)."""
+    alphabetically first folders as forgotten."""
     ordered = sorted(group, key=lambda s: s[1])
     if rng is not None:
-        # A weighted shuffle: each note's key is a uniform draw raised to 1/weight (Efraimidis and Spirakis).
-        keys = {path: rng.random() ** (1 / (1 + math.sqrt(index.prose.get(path, 0)))) for _, path, _, _ in ordered}
-        ordered.sort(key=lambda s: keys[s[1]], reverse=True)
+        rng.shuffle(ordered)
     chosen = []
     for score, path, source, reason in sorted(ordered, key=lambda s: -s[0])[: 10 * count]:
         own = [p for p in index.paragraphs.get(path, []) if paragraph_key(p.text) not in index.copied]

@@ -97,7 +97,6 @@ class TextIndex:
     concepts: np.ndarray  # terms × k: latent semantic axes (truncated SVD of the note matrix)
     everyday: frozenset[str]  # rare words of this vault that are common in English ("middle", "release")
     copied: frozenset[str] = frozenset()  # paragraphs (as paragraph_key gives them) in more than one note
-    prose: Mapping[str, int] = field(default_factory=dict)  # per note: characters of its paragraphs, tasks aside
     paragraphs: Mapping[str, list[Paragraph]] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, object]:
@@ -324,8 +323,7 @@ def build_index(corpus: Corpus) -> TextIndex:
         paths, {p: i for i, p in enumerate(paths)}, notes, sections,
         np.array([n for n, _ in section_keys], dtype=np.int32), np.array([k for _, k in section_keys], dtype=np.int32),
         section_rows, terms, idf, rare, _concepts(notes), _everyday(str(t) for t in terms[rare]),
-        _copied(paragraphs), {path: sum(len(p.text) for p in found if not p.is_task) for path, found in paragraphs.items()},
-        Paragraphs(corpus, paragraphs),
+        _copied(paragraphs), Paragraphs(corpus, paragraphs),
     )
 
 
