@@ -1,9 +1,9 @@
 """Yield of whole walks: N walks of a fresh copy of each vault, as `walker walk` runs them one after another
-(`--random-seed 0…N-1`), and every record they keep matched to a labelled pair of `labels.yaml` by its two
+(`--random-seed 0…N-1`, or from `--first`), and every record they keep matched to a labelled pair of `labels.yaml` by its two
 notes. Prints how many kept records are useful, shallow, homonym or wrong, and the kept records nobody has
-labelled yet (label them, then run again).
+labelled yet (label them, then run again). A record superseded by a wider one is not counted; the wider one is.
 
-    python bench/quality/walks.py [--walks 10] [--vaults DIR] [-v]
+    python bench/quality/walks.py [--walks 10] [--first 0] [--vaults DIR] [-v]
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ FRONT_MATTER = re.compile(r"^---\n(.*?)\n---\n", re.DOTALL)
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--walks", type=int, default=10)
+    parser.add_argument("--first", type=int, default=0, help="the first walk's --random-seed (and day): another draw")
     parser.add_argument("--vaults", type=Path, default=ROOT / "tests" / "fixtures" / "vaults")
     parser.add_argument("-v", action="store_true", help="print every kept record, not only unlabelled ones")
     args = parser.parse_args()
@@ -40,7 +41,7 @@ def main() -> None:
         for source in (ROOT / "sample-vault", args.vaults / "obsidian-tasks-docs", args.vaults / "tasks-demo"):
             vault = Path(tmp) / source.name
             shutil.copytree(source, vault, ignore=shutil.ignore_patterns("walks"))
-            for n in range(args.walks):
+            for n in range(args.first, args.first + args.walks):
                 now = f"2026-{1 + n // 28:02d}-{n % 28 + 1:02d}T07:50:00"
                 subprocess.run([str(walker), "walk", str(vault), "--now", now, "--random-seed", str(n)],
                                capture_output=True, env=env, check=False)
@@ -48,6 +49,8 @@ def main() -> None:
             for record in sorted((vault / "walks").glob("*/hyp-*.md")):
                 found = FRONT_MATTER.match(record.read_text(encoding="utf-8"))
                 data = yaml.safe_load(found.group(1)) if found else {}
+                if data.get("status") == "superseded":
+                    continue  # the wider record that replaced it is counted
                 notes = [str(ref).split("#")[0] for ref in data.get("supporting_refs") or []][:2]
                 said = labels.get((source.name, frozenset(notes)))
                 label = max(set(said), key=said.count) if said else "unlabelled"
