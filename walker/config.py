@@ -181,7 +181,7 @@ DEFAULT_CONFIG = """\
 # workers = 0
 
 [wander]
-# near = 10                # items one or two links from the seed, most similar first
+# near = 10                # items one or two links from the seed, or close in words, most similar first
 # middle = 10              # related but distinct: shared tags or folder, or two or three links away
 # far = 5                  # distant for this seed; the last draw is uniformly random
 # hub_factor = 5.0         # a hub has at least hub_factor x the mean number of links...

@@ -270,11 +270,11 @@ def _short_groups(near: list[Item], far: list[Item], links: Adjacency, settings:
     """Messages for the reader when a group came out short, and why."""
     messages = []
     if len(near) < min(5, settings.near):
-        messages.append(f"only {len(near)} near items: the seed has few notes within two links")
+        messages.append(f"only {len(near)} near items: the seed has few notes within two links or close in words")
     if not far:
         messages.append("no far items: every other note shares the seed's tags or folder, or sits close to it")
     if not any(links.values()):
-        messages.append("the vault has no links between notes, so near items (one or two links away) cannot exist")
+        messages.append("the vault has no links between notes, so near items are only notes close in words")
     return tuple(messages)
 
 
