@@ -160,7 +160,7 @@ def central_sentence(index: TextIndex, path: str, paragraphs: list[Paragraph]) -
             continue
         for sentence in sentences(paragraph.text):
             words = re.findall(r"[^\W\d_]+", sentence.lower())
-            if not 8 <= len(words) <= 45 or sentence.endswith(("?", ":")) or not is_proposition(sentence, title):
+            if not 8 <= len(words) <= 45 or sentence.endswith("?") or not is_proposition(sentence, title):
                 continue
             if sensitive_inference(sentence):  # what a note says of a person's health or faith seeds nothing
                 continue

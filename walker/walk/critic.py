@@ -206,7 +206,7 @@ def unfalsifiable_claim(c: Candidate, ctx: CriticContext) -> str | None:
 
 
 def duplicate_of_pool(c: Candidate, ctx: CriticContext) -> str | None:
-    refs = set(c.supporting_refs)
+    refs, notes = set(c.supporting_refs), set(_ref_paths(c))
     claim = normal(c.claim)
     widened = {record.id for record in ctx.pool if refs > set(record.refs)}  # a wider claim supersedes, not repeats
     for record in ctx.pool:
@@ -214,7 +214,7 @@ def duplicate_of_pool(c: Candidate, ctx: CriticContext) -> str | None:
             continue
         if refs and refs == set(record.refs):
             return f"same refs as {record.id} ({record.status})"
-        if refs and _notes(refs) <= _notes(record.refs):
+        if refs and notes <= {note_of(ref) for ref in record.refs}:
             return f"joins the same notes as {record.id} ({record.status}), through other passages"
         if claim and normal(record.claim) == claim:
             return f"same claim as {record.id} ({record.status})"
@@ -225,10 +225,6 @@ def duplicate_of_pool(c: Candidate, ctx: CriticContext) -> str | None:
             if record.status in ("active", "muted", "rejected") and record.id not in widened and score >= DUPLICATE_SIMILARITY:
                 return f"nearly the same claim as {record.id} ({record.status}, similarity {score:.2f})"
     return None
-
-
-def _notes(refs: Iterable[str]) -> set[str]:
-    return {note_of(ref) for ref in refs}
 
 
 def ungrounded(c: Candidate, ctx: CriticContext) -> str | None:

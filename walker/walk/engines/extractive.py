@@ -135,9 +135,9 @@ class ExtractiveEngine:
         asks about one labelled pair of sentences)."""
         # A passage that says a note's whole title ("the worm bin is sulking") mentions that note: the title's
         # words are a mention, not a thread between the two passages.
-        linked = quotable.titles(a.path)[1:] + quotable.titles(b.path)[1:]
-        best = _best_passages(quotable, a.path, b.path,
-                              (quotable.titles(b.path)[:1] + linked, quotable.titles(a.path)[:1] + linked), passages)
+        titles_a, titles_b = quotable.titles(a.path), quotable.titles(b.path)
+        linked = titles_a[1:] + titles_b[1:]
+        best = _best_passages(quotable, a.path, b.path, (titles_b[:1] + linked, titles_a[:1] + linked), passages)
         if best is None:
             return None
         (text_a, ref_a), (text_b, ref_b), strength, rare = best
@@ -151,7 +151,7 @@ class ExtractiveEngine:
         domains = _domains(context, end_a.path, end_b.path)
         # Both titles hold a rare word both passages use: the notes are named for one concept (Obsidian's
         # "Nested Backlinks" and "Styling the Backlinks"), whatever their folders and other words say.
-        in_titles = quotable.titles(end_a.path)[0] & quotable.titles(end_b.path)[0] & rare
+        in_titles = titles_a[0] & titles_b[0] & rare
         same_concept = bool(in_titles) or _one_subject(context, end_a.path, end_b.path, frozenset(rare), domains == ONE_FOLDER)
         joined = thread(text_a, text_b, context.index, same_concept)
         joined = joined._replace(terms=tuple(t for t in joined.terms if set(t.split()) & rare))
@@ -196,6 +196,7 @@ class Propositions:
     def __init__(self, context: WalkContext) -> None:
         self._context = context
         self._known: dict[str, list[Quotable]] = {}
+        self._titles: dict[str, list[frozenset[str]]] = {}
 
     def __call__(self, path: str) -> list[Quotable]:
         if path not in self._known:
@@ -204,8 +205,10 @@ class Propositions:
 
     def titles(self, path: str) -> list[frozenset[str]]:
         """The word stems of a note's title, then of the titles of the notes it links with."""
-        notes = self._context.corpus.notes
-        return [_stems(notes[p].title) for p in (path, *self._context.links.get(path, ())) if p in notes]
+        if path not in self._titles:
+            notes = self._context.corpus.notes
+            self._titles[path] = [_stems(notes[p].title) for p in (path, *self._context.links.get(path, ())) if p in notes]
+        return self._titles[path]
 
     def _read(self, path: str) -> list[Quotable]:
         index = self._context.index
