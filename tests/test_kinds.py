@@ -230,3 +230,20 @@ def test_notes_named_for_one_concept_need_no_second_shared_word(tmp_path, title,
     assert (candidate and candidate.kind) == kind
     if candidate:
         assert "“backlink” yet no chain" in candidate.claim.replace(",", "")  # the concept, not "shows"
+
+
+@pytest.mark.parametrize("group, found", [("near", True), ("middle", False), ("far", False)])
+def test_two_near_items_are_paired_and_two_middle_or_far_ones_are_not(ws, group, found):
+    """Two notes both close to the seed may be each other's missing link; two drawn for their distance from it
+    were not chosen for each other."""
+    from walker.wander import Item
+
+    seed = "Questions.md"
+    items = tuple(Item(p, p, group, None, 0.1, (), "test") for p in ("Kitchen/Levain Build.md", "Systems/Cache Warming.md"))
+    hood = Neighbourhood(Seed(seed, "", seed, "given", ""), *((items, (), ()) if group == "near" else
+                         ((), items, ()) if group == "middle" else ((), (), items)), (), ())
+    critic = CriticContext(ws.corpus, ws.index, {seed, *(i.path for i in items)}, [])
+    context = WalkContext(ws.corpus, ws.index, ws.links, hood, critic, {})
+    engine = ExtractiveEngine()
+    bridges = {frozenset(end["path"] for end in c.bridge) for c in engine.roam(context, engine.inventory(context))}
+    assert (frozenset(i.path for i in items) in bridges) is found

@@ -1,17 +1,17 @@
 """The offline engine: no model, no network, the same output for the same input.
 
 Inventory takes each item's key words and its central sentence. Roam pairs items
-from different groups that are not linked, finds the sentence in each that shares
-the strongest thread of words (two or more, in one sense, rare ones weighing most),
-and lets the pair's shape decide the kind of hypothesis (walk/kinds.py): every
-claim is built from the notes' own words. Critique is the deterministic gate, then
+that are not linked (the seed with any item, items of two groups, two near items),
+finds the sentence in each that shares the strongest thread of words (two or more,
+in one sense, rare ones weighing most), and lets the pair's shape decide the kind of
+hypothesis (walk/kinds.py): every claim is built from the notes' own words. Critique is the deterministic gate, then
 a quality floor, then a cap: a walk keeps the few strongest survivors, or none.
 """
 
 from __future__ import annotations
 
 import re
-from itertools import product
+from itertools import combinations
 from typing import NamedTuple
 
 from walker.corpus.text import is_proposition, sentences
@@ -52,7 +52,6 @@ from walker.wander import (
     shared_neighbour,
 )
 
-GROUP_RANK = {"seed": -1, "near": 0, "middle": 1, "far": 2}  # pairs join two groups: the seed with any item, near with middle…
 ROAM_SIZE = 10
 MAX_KEPT = 3
 MAX_PROPOSITIONS = 60  # sentences read per note: enough for any note's argument, bounded for huge ones
@@ -86,11 +85,13 @@ class ExtractiveEngine:
                               tuple(context.index.top_terms(item.path, 6)), sentence, ref)
 
     def roam(self, context: WalkContext, inventory: list[InventoryEntry]) -> list[Candidate]:
-        """Pairs from different groups, not already linked, whose passages share a thread of words in one sense."""
+        """Pairs not already linked whose passages share a thread of words in one sense: the seed with any item,
+        items of two groups, and two near items (a missing link among the seed's own neighbours). Two middle or two
+        far items are never paired: they were drawn for their distance from the seed, not for each other."""
         quotable = Propositions(context)
         scored = []
-        for a, b in product(inventory, inventory):
-            if GROUP_RANK[a.group] >= GROUP_RANK[b.group] or a.path == b.path or _linked(context, a.path, b.path):
+        for a, b in combinations(inventory, 2):  # the seed first, then near, middle and far items
+            if a.group == b.group != "near" or a.path == b.path or _linked(context, a.path, b.path):
                 continue
             if not a.sentence or not b.sentence or _copies(context, a.path, b.path):
                 continue  # nothing to quote, or two stubs filled in from one template
