@@ -28,6 +28,7 @@ from walker.corpus.text import is_proposition, paragraphs_of
     "Themes use different symbols inside [[Set up custom statuses| and ], so pick your styling first.",
     "For experimenting with happens date with invalid dates.",  # a note's purpose line, not a claim
     "See also Smoke test JS setting - should fail when disabled.",  # a pointer to another note
+    "See How to get all tasks in the current file.",  # what is left of "See [How to get…](https://…)."
     "List item in 'numbered_list_items_with_paren'",  # a list item or heading: no sentence ends here
     "Check that the due date of the new heading is '2024-09-28 Sunday' today.",  # a test step full of digits
     "Flour 500 g, water 350 g, salt 10 g, starter 100 g, yeast none.",  # an ingredient list
@@ -46,6 +47,12 @@ def test_not_a_proposition(sentence):
 ])
 def test_a_plain_sentence_is_a_proposition(sentence):
     assert is_proposition(sentence, title="Compost")
+
+
+def test_a_tag_inside_a_code_span_is_code_and_stays_in_the_quote():
+    text = "# Note\n\nIntentionally without `#task` as not intended to be picked up by the searches above. #draft\n"
+    paragraphs = [p.text for p in paragraphs_of(text, parse_note("Note.md", text))]
+    assert paragraphs == ["Intentionally without #task as not intended to be picked up by the searches above."]
 
 
 def test_comments_and_placeholders_never_reach_the_paragraphs():

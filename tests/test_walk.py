@@ -286,3 +286,15 @@ def test_a_kept_lines_number_covers_no_name_or_dot(sample):
             covered = [name for name, b in boxes if c[0] < b[2] and b[0] < c[2] and c[1] < b[3] and b[1] < c[3]]
             assert not covered, (seed_text, covered)
     assert numbers >= 3
+
+
+def test_a_walk_that_proposes_nothing_says_so(tmp_path):
+    def word(i, k):
+        return "".join(chr(97 + (i * 5 + k * 11 + j * 3) % 26) for j in range(5 + k % 3))
+
+    vault = write_vault(tmp_path / "vault", {  # 24 notes that share no word: nothing for the roam to join
+        f"Note {i}.md": f"# Note {i}\n\nThe {' '.join(word(i, k) for k in range(9))} stays.\n" for i in range(24)})
+    result = walk(vault, seed_note="Note 3", dry_run=True)
+    assert not result.outcome.candidates
+    assert "the roam proposed nothing" in result.report and "every candidate held up" not in result.report
+    assert "proposed 0 bridges; the critic kept 0" in result.report

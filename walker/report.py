@@ -112,6 +112,9 @@ def _inventory(outcome: WalkOutcome) -> str:
 
 
 def _survivors(outcome: WalkOutcome) -> str:
+    if not outcome.candidates:
+        return ("No two passages around this seed share a thread of words in one sense, so the roam proposed "
+                "nothing. A walk that keeps nothing is better than one that keeps filler.")
     if not outcome.hypothesis_ids:
         return "No candidate survived the critic this time. The rejections below say why."
     blocks = []
@@ -151,6 +154,8 @@ def _rejections(outcome: WalkOutcome) -> str:
         rows.append(f"- *{title}*. {reasons}")
     if spare:
         rows.append(f"- Sound but not kept, because a walk keeps only its best-grounded few: {', '.join(spare)}.")
+    if not outcome.candidates:
+        return "Nothing to judge: the roam proposed no candidate."
     return "\n".join(rows) if rows else "The critic rejected nothing: every candidate held up."
 
 
@@ -167,7 +172,7 @@ def _review_notes(outcome: WalkOutcome) -> str:
     kept, total = len(outcome.hypothesis_ids), len(outcome.candidates)
     hood = outcome.neighbourhood
     text = (f"This walk read {len(hood.items)} notes around the seed ({len(hood.near)} near, {len(hood.middle)} "
-            f"middle, {len(hood.far)} far) and proposed {total} bridges; the critic kept {kept}.")
+            f"middle, {len(hood.far)} far) and proposed {total} bridge{'' if total == 1 else 's'}; the critic kept {kept}.")
     if kept:
         first = outcome.candidates[next(iter(outcome.hypothesis_ids))]
         terms = (first.grounding or {}).get("rare_terms") or []

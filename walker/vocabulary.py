@@ -14,7 +14,7 @@ from pathlib import Path
 
 from walker.config import cache_dir
 
-INDEX_VERSION = 12
+INDEX_VERSION = 13
 TOKEN_PATTERN = r"(?u)\b[^\W\d_][^\W\d_'-]{2,}\b"  # words of three letters or more, no numbers
 
 

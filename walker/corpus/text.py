@@ -26,6 +26,7 @@ _PLACEHOLDER = re.compile(r"\{\{[^{}\n]*\}\}|<%[^%\n]*%>")
 _SCRIPT_OPEN = re.compile(r"<(script|style)\b[^<>]*>", re.IGNORECASE)
 _BLOCK_ID = re.compile(r"\s\^([A-Za-z0-9-]+)\s*$")
 _LINE_PREFIX = re.compile(r"^\s*(?:>\s*)*(?:\[![^\]]*][+-]?\s*)?(?:[-*+]\s+(?:\[.\]\s+)?|\d+[.)]\s+)?")
+_CODE_SPAN = re.compile(r"(`+[^`]+`+)")
 _EMPHASIS = re.compile(r"(\*\*|__|==|~~|\*|`)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 _TAG = re.compile(r"(?:(?<=\s)|^)#([^\s#]+)")
@@ -111,9 +112,9 @@ def plain(markdown: str) -> str:
                              text)
     if "](" in text:
         text = _MD_LINK.sub(r"\1", text)
+    if "#" in text:  # "#garden" is filing, not prose: quotes and propositions read without it; `#task` is code
+        text = "".join(part if part.startswith("`") else _drop_tags(part) for part in _CODE_SPAN.split(text))
     text = _EMPHASIS.sub("", text)
-    if "#" in text:
-        text = _drop_tags(text)  # "#garden" is filing, not prose: quotes and propositions read without it
     if "\\" in text:
         text = re.sub(r"\\([\\`*_{}\[\]()#+\-.!|])", r"\1", text)
     return " ".join(text.split())
@@ -165,12 +166,12 @@ _KEY_VALUE = re.compile(r"^[\w\s-]{1,30}::?\s")  # "Status: done", Dataview's "k
 _SHELL = re.compile(r"^(?:\$|>>>|#!|sudo |pip |npm |git |cd )")
 # A sentence about the document it sits in ("these examples demonstrate…", "view this page in…") says
 # nothing about its subject: the same words in two notes are two documents describing themselves. So does a
-# note's purpose line ("For experimenting with happens date with invalid dates.") or a pointer ("See also …").
+# note's purpose line ("For experimenting with happens date with invalid dates.") or a pointer ("See …").
 _ABOUT_ITSELF = re.compile(
     r"\b(?:this|these|the following|the next|the previous) (?:page|file|note|section|document|examples?|steps?|"
     r"guide|tutorial|chapter|article|post|demo|tests?|scenarios?|table|list)\b|^here (?:is|are)\b|"
     r"\b(?:see|shown|listed|described|explained) (?:below|above)\b|"
-    r"^for (?:experimenting|testing|trying|checking|demonstrating|exploring|reproducing)\b|^see also\b", re.IGNORECASE)
+    r"^for (?:experimenting|testing|trying|checking|demonstrating|exploring|reproducing)\b|^see\b", re.IGNORECASE)
 
 
 def is_proposition(sentence: str, title: str = "") -> bool:
