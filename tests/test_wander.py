@@ -9,6 +9,7 @@ from conftest import REAL_VAULTS, SAMPLE_VAULT, write_vault
 
 from walker.cli import main
 from walker.seeds import candidate_seeds, choose_seed
+from walker.similarity import MAX_PROSE
 from walker.wander import (
     CLOSE,
     NEAR_DUPLICATE,
@@ -166,6 +167,23 @@ def test_forgotten_notes_that_tie_are_not_offered_in_the_alphabets_order(tmp_pat
         found = candidate_seeds(ws.corpus, ws.index, ws.links, datetime(2026, 11, 30), rng=random.Random(n))
         walked |= {s.path.split("/")[0] for s in found["forgotten"]}
     assert walked == {"Alpha", "Beta", "Gamma", "Delta", "Omega"}
+
+
+def test_a_note_with_more_to_say_is_drawn_more_often_and_a_fixture_still_can_be(tmp_path):
+    """Every unlinked note ties as forgotten; a walk joins passages, so the draw favours the note that says more."""
+    import random
+
+    notes = {f"Fixtures/f{i}.md": f"Fixture {i} holds one task that sorts before the others.\n\n- [ ] task {i}\n"
+             for i in range(40)}
+    notes["Essays/Mulch.md"] = "\n\n".join(
+        f"Mulch keeps the soil under bed {i} cool and damp through the dry weeks of summer, and worms come up "
+        f"to feed under it at night." for i in range(12))
+    ws = Workspace.open(write_vault(tmp_path, notes))
+    assert ws.index.prose["Essays/Mulch.md"] == MAX_PROSE and ws.index.prose["Fixtures/f0.md"] == 1
+    drawn = [candidate_seeds(ws.corpus, ws.index, ws.links, datetime(2026, 11, 30), rng=random.Random(n))["forgotten"]
+             for n in range(20)]
+    assert sum("Essays/Mulch.md" in {s.path for s in found} for found in drawn) >= 15  # 10 of 41 if drawn evenly: 5 of 20
+    assert len({s.path for found in drawn for s in found if s.path.startswith("Fixtures/")}) > 20
 
 
 def test_a_paragraph_copied_into_many_notes_seeds_none_of_them(tmp_path):

@@ -100,11 +100,14 @@ def _best(corpus: Corpus, index: TextIndex, group: list[tuple[float, str, str, s
           rng: random.Random | None) -> list[Seed]:
     """The best ``count`` of one source that have a sentence worth quoting, in a paragraph of their own (not one
     copied into other notes). A note with only links, properties, comments or stock text is not a seed.
-    Ties are cut in ``rng``'s order: by path, a vault of many unlinked notes would only ever offer its
-    alphabetically first folders as forgotten."""
+    Ties are cut in ``rng``'s order (by path, a vault of many unlinked notes would only ever offer its
+    alphabetically first folders as forgotten), weighted by how much prose each note holds."""
     ordered = sorted(group, key=lambda s: s[1])
     if rng is not None:
-        rng.shuffle(ordered)
+        # A weighted shuffle (Efraimidis and Spirakis: a uniform draw raised to 1/weight). A walk from a
+        # one-sentence fixture seldom has anything to pair, so a note that says more comes first more often.
+        keys = {path: rng.random() ** (1 / max(index.prose.get(path, 0), 0.1)) for _, path, _, _ in ordered}
+        ordered.sort(key=lambda s: keys[s[1]], reverse=True)
     chosen = []
     for score, path, source, reason in sorted(ordered, key=lambda s: -s[0])[: 10 * count]:
         own = [p for p in index.paragraphs.get(path, []) if paragraph_key(p.text) not in index.copied]

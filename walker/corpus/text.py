@@ -160,6 +160,9 @@ def _drop_tags(text: str) -> str:
 
 _COMPLETE = re.compile(r"[.!?…][\"'”’)*_]*$")  # a sentence that ends as a sentence does
 _GAP = re.compile(r"\s[,.](?:\s|$)")
+_TWO_LETTERS = re.compile(r"[^\W\d_]{2}")  # a word, not a number or a symbol
+_DIGIT = re.compile(r"\d")
+_SYMBOL = re.compile(r"[{}\[\]<>=|\\#]")
 LIST_LIKE = 8  # digits, commas, colons and code symbols (``_listiness``) that make a line a list, not a claim
 _URL = re.compile(r"\b(?:[a-z][a-z0-9+.-]*://|www\.)\S+", re.IGNORECASE)
 _KEY_VALUE = re.compile(r"^[\w\s-]{1,30}::?\s")  # "Status: done", Dataview's "key:: value"
@@ -169,9 +172,11 @@ _SHELL = re.compile(r"^(?:\$|>>>|#!|sudo |pip |npm |git |cd )")
 # note's purpose line ("For experimenting with happens date with invalid dates.") or a pointer ("See …").
 _ABOUT_ITSELF = re.compile(
     r"\b(?:this|these|the following|the next|the previous) (?:page|file|note|section|document|examples?|steps?|"
-    r"guide|tutorial|chapter|article|post|demo|tests?|scenarios?|table|list)\b|^here (?:is|are)\b|"
-    r"\b(?:see|shown|listed|described|explained) (?:below|above)\b|"
-    r"^for (?:experimenting|testing|trying|checking|demonstrating|exploring|reproducing)\b|^see\b", re.IGNORECASE)
+    r"guide|tutorial|chapter|article|post|demo|tests?|scenarios?|table|list)\b|"
+    r"\b(?:see|shown|listed|described|explained) (?:below|above)\b")
+_ABOUT_ITSELF_WORDS = ("this ", "these ", "the following ", "the next ", "the previous ", " below", " above")
+_OPENS_ABOUT_ITSELF = re.compile(
+    r"(?:here (?:is|are)|for (?:experimenting|testing|trying|checking|demonstrating|exploring|reproducing)|see)\b")
 
 
 def is_proposition(sentence: str, title: str = "") -> bool:
@@ -181,25 +186,33 @@ def is_proposition(sentence: str, title: str = "") -> bool:
     a quote would turn into a live one), a list or table row, a heading or lead-in that says half a thing, or
     the note's bare title."""
     text = sentence.strip()
-    if not text or "%%" in text or "{{" in text or "<%" in text or "[[" in text or "]]" in text or _URL.search(text):
+    if not text or "%%" in text or "{{" in text or "<%" in text or "[[" in text or "]]" in text:
+        return False
+    lowered = text.lower()
+    if ("://" in text or "www." in lowered) and _URL.search(text):
         return False
     if not _COMPLETE.search(text) or _listiness(text) >= LIST_LIKE:
         return False  # "Divider to create a new section", "…is MMM D YYYY:", "flour 500 g, water 350 g, salt 10 g."
     if _GAP.search(text):
         return False  # "it searches for , but": a tag or comment in a code span left a hole the quote would show
-    if _KEY_VALUE.match(text) or _SHELL.match(text) or _ABOUT_ITSELF.search(text):
+    if _KEY_VALUE.match(text) or _SHELL.match(text) or _about_itself(lowered):
         return False
-    if title and text.rstrip(".!").strip().lower() == title.strip().lower():
+    if title and lowered.rstrip(".!").strip() == title.strip().lower():
         return False
     words = text.split()
-    letters = [w for w in words if re.search(r"[^\W\d_]{2,}", w)]
-    return len(words) >= 4 and len(letters) >= 0.7 * len(words)
+    return len(words) >= 4 and sum(1 for w in words if _TWO_LETTERS.search(w)) >= 0.7 * len(words)
+
+
+def _about_itself(lowered: str) -> bool:
+    if _OPENS_ABOUT_ITSELF.match(lowered):
+        return True
+    # The search is the slowest step of this test, and most sentences hold none of its words.
+    return any(word in lowered for word in _ABOUT_ITSELF_WORDS) and bool(_ABOUT_ITSELF.search(lowered))
 
 
 def _listiness(sentence: str) -> int:
     """Digits, commas, colons and code symbols: high for lists, table rows and syntax; low for prose."""
-    symbols = sum(sentence.count(ch) for ch in "{}[]<>=|\\#")
-    return len(re.findall(r"\d", sentence)) + sentence.count(",") + 2 * sentence.count(":") + 2 * symbols
+    return len(_DIGIT.findall(sentence)) + sentence.count(",") + 2 * sentence.count(":") + 2 * len(_SYMBOL.findall(sentence))
 
 
 def sentences(text: str) -> list[str]:
