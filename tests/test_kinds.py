@@ -6,7 +6,7 @@ import re
 import pytest
 import yaml
 from click.testing import CliRunner
-from conftest import SAMPLE_VAULT, copy_vault_files, write_vault
+from conftest import REAL_VAULTS, SAMPLE_VAULT, copy_vault_files, write_vault
 
 from walker.cli import main
 from walker.walk.critic import CriticContext
@@ -121,6 +121,16 @@ def test_everyday_words_join_nothing_and_specific_ones_do(ws):
     # "middle" is among the commonest words of English; "reach" alone is one word: no thread.
     assert classify(pair(ws, CROWN, BEDS)) is None
     assert classify(pair(ws, LEVAIN, CACHE)) == "analogy"  # "warm" and "peak": not everyday, in one sense
+
+
+def test_a_writer_understanding_a_behaviour_is_no_mechanism():
+    """Two authors saying they understood how something behaves share words about knowing, not a subject
+    (tasks-demo: "confirming my understanding of the behaviour" and "to understand the behaviour")."""
+    demo = Workspace.open(REAL_VAULTS / "tasks-demo")
+    assert hypothesis(demo, "Functions/Custom Filters With Complex Caching.md",
+                      "Manual Testing/Scheduled Date Implied/Search for Scheduled Dates.md") is None
+    assert hypothesis(demo, "Manual Testing/Invalid dates with Sorting and Grouping.md",
+                      "Manual Testing/Recurrence handling invalid dates.md") is not None
 
 
 def test_words_the_vault_never_uses_together_are_no_concept(ws):

@@ -51,7 +51,8 @@ PLAIN_WORDS = frozenset(
     weeks well went whole why word words work works year years yes yet
     above below following section sections example examples introduction introductory material scope outside
     conjunction detail details information overview describe describes described explain explains explained
-    mention mentioned useful various within without whilst amongst unless""".split()
+    mention mentioned useful various within without whilst amongst unless
+    understand understanding understood behaviour behaviours behavior behaviors""".split()
 )
 
 
