@@ -298,3 +298,18 @@ def test_a_walk_that_proposes_nothing_says_so(tmp_path):
     assert not result.outcome.candidates
     assert "the roam proposed nothing" in result.report and "every candidate held up" not in result.report
     assert "proposed 0 bridges; the critic kept 0" in result.report
+
+
+def test_a_note_bridged_by_a_hypothesis_awaiting_review_seeds_no_walk(sample, monkeypatch):
+    """A walk from the other end of last walk's bridge would mostly find that bridge again."""
+    from walker import seeds
+    from walker.walk import runner
+
+    first = walk(sample, seed_note="Kitchen/Levain Build")
+    bridged = {ref.split("#")[0] for i in first.outcome.hypothesis_ids for ref in first.outcome.candidates[i].supporting_refs}
+    assert {"Kitchen/Levain Build.md", "Systems/Cache Warming.md"} <= bridged
+    avoided = []
+    monkeypatch.setattr(runner, "choose_seed", lambda candidates, number, used, rng: avoided.append(used) or
+                        seeds.choose_seed(candidates, number, used, rng))
+    second = walk(sample, random_seed=2)
+    assert bridged <= set(avoided[0]) and second.outcome.seed.path not in bridged

@@ -3,7 +3,7 @@
 notes. Prints how many kept records are useful, shallow, homonym or wrong, and the kept records nobody has
 labelled yet (label them, then run again). A record superseded by a wider one is not counted; the wider one is.
 
-    python bench/quality/walks.py [--walks 10] [--first 0] [--vaults DIR] [-v]
+    python bench/quality/walks.py [--walks 10] [--first 0] [--vaults DIR] [--only VAULT] [-v]
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ def main() -> None:
     parser.add_argument("--first", type=int, default=0, help="the first walk's --random-seed (and day): another draw")
     parser.add_argument("--vaults", type=Path, default=ROOT / "tests" / "fixtures" / "vaults")
     parser.add_argument("-v", action="store_true", help="print every kept record, not only unlabelled ones")
+    parser.add_argument("--only", help="walk only the vault of this name (sample-vault, obsidian-tasks-docs, tasks-demo)")
     args = parser.parse_args()
     walker = Path(sys.executable).parent / "walker"
     labels: dict[tuple[str, frozenset[str]], list[str]] = defaultdict(list)
@@ -39,6 +40,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, WALKER_CACHE_DIR=str(Path(tmp) / "cache"))
         for source in (ROOT / "sample-vault", args.vaults / "obsidian-tasks-docs", args.vaults / "tasks-demo"):
+            if args.only and source.name != args.only:
+                continue
             vault = Path(tmp) / source.name
             shutil.copytree(source, vault, ignore=shutil.ignore_patterns("walks"))
             for n in range(args.first, args.first + args.walks):

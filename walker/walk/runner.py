@@ -243,15 +243,26 @@ def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]
                          "gender, age, origin, faith, sexuality, politics, family or disability may be; "
                          "say the idea without the person")
         return _seed_from_text(ws, options.seed_text)
-    used = [str((run.get("seed") or {}).get("path")) for run in history[-ws.wander_settings.no_reuse_walks:]]
-    # Enough candidates per source that the last walks' seeds never use them all up.
+    recent = history[-ws.wander_settings.no_reuse_walks:] if ws.wander_settings.no_reuse_walks else []
+    used = {str((run.get("seed") or {}).get("path")) for run in recent} | _bridged(ws.pool, recent)
+    # Enough candidates per source that the last walks' seeds and bridges never use them all up.
     candidates = candidate_seeds(ws.corpus, ws.index, ws.links, options.now, ws.wander_settings,
-                                 limit=ws.wander_settings.no_reuse_walks + 3, rng=rng)
-    seed = choose_seed(candidates, len(history), used, rng)
+                                 limit=len(used) + 3, rng=rng)
+    seed = choose_seed(candidates, len(history), sorted(used), rng)
     if seed is None:
         raise NoSeed("no note can seed a walk: every candidate seeded one of the last "
-                     f"{ws.wander_settings.no_reuse_walks} walks. Pass --seed-note NOTE to choose one.")
+                     f"{ws.wander_settings.no_reuse_walks} walks or is cited by a hypothesis they kept. "
+                     "Pass --seed-note NOTE to choose one.")
     return seed
+
+
+def _bridged(store: PoolStore, runs: list[dict[str, Any]]) -> set[str]:
+    """The notes cited by hypotheses these walks kept that still await review: a walk from one of them would
+    mostly find the same bridge again, so it seeds none."""
+    kept = {str(i) for run in runs if isinstance(run.get("hypotheses"), list) for i in run["hypotheses"]}
+    if not kept:
+        return set()
+    return {note_of(ref) for r in store.records("active") if r.id in kept for ref in r.record.supporting_refs}
 
 
 def _with_refs(ws: Workspace, hood: Neighbourhood, refs: tuple[str, ...]) -> Neighbourhood:
