@@ -189,7 +189,7 @@ DEFAULT_CONFIG = """\
 # hubs = []                # notes to treat as hubs whatever their links, e.g. ["Home.md"]
 # recent_days = 30         # seed source "recent": daily-note mentions and edits in this window
 # forgotten_days = 90      # seed source "forgotten": untouched for this long, at most one link
-# no_reuse_walks = 8       # a seed note is not used again within this many walks
+# no_reuse_walks = 8       # a note that seeded one of this many last walks, or that their hypotheses cite, seeds none
 
 [walk]
 # engine = "extractive"    # the offline engine; no model, no network
