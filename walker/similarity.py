@@ -52,7 +52,8 @@ PLAIN_WORDS = frozenset(
     above below following section sections example examples introduction introductory material scope outside
     conjunction detail details information overview describe describes described explain explains explained
     mention mentioned useful various within without whilst amongst unless
-    understand understanding understood behaviour behaviours behavior behaviors""".split()
+    understand understanding understood behaviour behaviours behavior behaviors recognise recognises recognised
+    recognize recognizes recognized""".split()
 )
 
 
