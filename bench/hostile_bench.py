@@ -35,6 +35,7 @@ NOTES = {
     "list nested 1,000 deep": "\n".join("  " * i + "- item" for i in range(1000)),
     "indentation 2,000 deep": "\n".join(" " * (2 * i) + "text" for i in range(2000)),
     "backtick runs of every length, then %%": "".join("`" * k + "x" for k in range(1, 450)) + " %% comment",
+    "a tag, then 50k backticks": "#tag " + "`" * 50_000,
 }
 
 

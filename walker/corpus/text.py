@@ -26,7 +26,7 @@ _PLACEHOLDER = re.compile(r"\{\{[^{}\n]*\}\}|<%[^%\n]*%>")
 _SCRIPT_OPEN = re.compile(r"<(script|style)\b[^<>]*>", re.IGNORECASE)
 _BLOCK_ID = re.compile(r"\s\^([A-Za-z0-9-]+)\s*$")
 _LINE_PREFIX = re.compile(r"^\s*(?:>\s*)*(?:\[![^\]]*][+-]?\s*)?(?:[-*+]\s+(?:\[.\]\s+)?|\d+[.)]\s+)?")
-_CODE_SPAN = re.compile(r"(`+[^`]+`+)")
+_CODE_SPAN = re.compile(r"(`[^`]+`)")  # one backtick each side: a pattern with runs of them backtracks quadratically
 _EMPHASIS = re.compile(r"(\*\*|__|==|~~|\*|`)")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
 _TAG = re.compile(r"(?:(?<=\s)|^)#([^\s#]+)")
