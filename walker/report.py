@@ -142,6 +142,8 @@ def _survivor(number: int, c: Candidate, hyp_id: str) -> str:
 
 
 def _rejections(outcome: WalkOutcome) -> str:
+    if not outcome.candidates:
+        return "Nothing to judge: the roam proposed no candidate."
     rows, spare = [], []
     for candidate, verdict in zip(outcome.candidates, outcome.verdicts):
         if verdict.accepted:
@@ -154,8 +156,6 @@ def _rejections(outcome: WalkOutcome) -> str:
         rows.append(f"- *{title}*. {reasons}")
     if spare:
         rows.append(f"- Sound but not kept, because a walk keeps only its best-grounded few: {', '.join(spare)}.")
-    if not outcome.candidates:
-        return "Nothing to judge: the roam proposed no candidate."
     return "\n".join(rows) if rows else "The critic rejected nothing: every candidate held up."
 
 

@@ -4,8 +4,9 @@ Inventory takes each item's key words and its central sentence. Roam pairs items
 that are not linked (the seed with any item, items of two groups, two near items),
 finds the sentence in each that shares the strongest thread of words (two or more,
 in one sense, rare ones weighing most), and lets the pair's shape decide the kind of
-hypothesis (walk/kinds.py): every claim is built from the notes' own words. Critique is the deterministic gate, then
-a quality floor, then a cap: a walk keeps the few strongest survivors, or none.
+hypothesis (walk/kinds.py): every claim is built from the notes' own words. Critique
+is the deterministic gate, then a quality floor, then a cap: a walk keeps the few
+strongest survivors, or none.
 """
 
 from __future__ import annotations
