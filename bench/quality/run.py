@@ -3,7 +3,8 @@
 For each pair, the engine is asked what hypothesis the two passages make (both pinned, so the
 score measures its judgement, not which sentences it happened to pick), then the critic gate
 and the quality floor decide whether a walk would keep it. Reports precision of kept pairs,
-homonym survivors and recall of useful pairs, per vault and overall.
+homonym survivors and recall of useful pairs, per vault and overall. A pair whose notes already
+link is counted apart and not scored: a walk's roam never pairs them, whatever their label.
 
     python bench/quality/run.py [--vaults DIR]   (DIR holds the two real vaults; default tests/fixtures/vaults)
 """
@@ -48,16 +49,19 @@ def main() -> None:
     places = {"sample-vault": ROOT / "sample-vault"}
     totals: Counter[str] = Counter()
     kinds: Counter[str] = Counter()
-    print("| vault | pairs | useful | kept | kept useful | precision | homonym kept | recall of useful |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| vault | pairs | useful | kept | kept useful | precision | homonym kept | recall of useful | linked, not scored |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for vault in dict.fromkeys(p["vault"] for p in pairs):
         folder = places.get(vault, args.vaults / vault)
         if not folder.is_dir():
-            print(f"| {vault} | skipped: {folder} not found | | | | | | |")
+            print(f"| {vault} | skipped: {folder} not found | | | | | | | |")
             continue
         ws = Workspace.open(folder)
         count: Counter[str] = Counter()
         for pair in (p for p in pairs if p["vault"] == vault):
+            if pair["b"]["path"] in ws.links.get(pair["a"]["path"], ()):
+                count["linked"] += 1  # a walk's roam never pairs two notes that already link: no discovery to score
+                continue
             count["pairs"] += 1
             count[pair["label"]] += 1
             candidate = kept(ws, pair["a"]["path"], pair["b"]["path"], (pair["a"]["text"], pair["b"]["text"]))
@@ -75,7 +79,7 @@ def _row(name: str, c: Counter[str]) -> str:
     precision = f"{c['kept useful'] / c['kept']:.0%}" if c["kept"] else "–"
     recall = f"{c['kept useful'] / c['useful']:.0%}" if c["useful"] else "–"
     return (f"| {name} | {c['pairs']} | {c['useful']} | {c['kept']} | {c['kept useful']} | {precision} | "
-            f"{c['kept homonym']} | {recall} |")
+            f"{c['kept homonym']} | {recall} | {c['linked']} |")
 
 
 if __name__ == "__main__":
