@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Collection
 from datetime import date, datetime
 from pathlib import PurePosixPath
 
@@ -119,7 +120,7 @@ def _best(corpus: Corpus, index: TextIndex, group: list[tuple[float, str, str, s
     return chosen
 
 
-def choose_seed(candidates: dict[str, list[Seed]], walk_number: int, used: list[str], rng: random.Random) -> Seed | None:
+def choose_seed(candidates: dict[str, list[Seed]], walk_number: int, used: Collection[str], rng: random.Random) -> Seed | None:
     """Rotate by walk number through the sources that have a seed not used recently. An empty source
     gives its turn to the next in the rotation, not always to its neighbour (which would walk twice as often)."""
     fresh = {source: [s for s in candidates.get(source, []) if s.path not in used] for source in SEED_SOURCES}

@@ -22,6 +22,7 @@ from walker.config import between, table
 from walker.errors import WalkerError
 from walker.pool import lifecycle
 from walker.pool.lifecycle import ref_digests
+from walker.pool.recordfile import StoredRecord
 from walker.pool.store import PoolStore
 from walker.refs import note_of
 from walker.report import WalkOutcome, render_picture, render_report
@@ -99,10 +100,11 @@ def run_walk(ws: Workspace, options: WalkOptions) -> WalkResult:
     store = ws.pool
     history = store.runs()
     rng = random.Random(options.random_seed)
-    seed = _pick_seed(ws, options, history, rng)
+    records = store.records("active", "rejected")
+    seed = _pick_seed(ws, options, history, records, rng)
     hood = _with_refs(ws, neighbourhood(ws.corpus, ws.index, ws.links, seed, ws.wander_settings, options.random_seed),
                       options.seed_refs)
-    pool = [PoolClaim(r.id, r.record.status, r.record.claim, r.record.supporting_refs) for r in store.records("active", "rejected")]
+    pool = [PoolClaim(r.id, r.record.status, r.record.claim, r.record.supporting_refs) for r in records]
     critic = CriticContext(ws.corpus, ws.index, {seed.path} | {i.path for i in hood.items}, pool)
     context = WalkContext(ws.corpus, ws.index, ws.links, hood, critic, {"max_hypotheses": settings.max_hypotheses})
     engine = get_engine(options.engine or settings.engine, ws.settings.extra)
@@ -225,7 +227,8 @@ def _run_record(outcome: WalkOutcome, options: WalkOptions, transcript: list[dic
     }
 
 
-def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]], rng: random.Random) -> Seed:
+def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]], records: list[StoredRecord],
+               rng: random.Random) -> Seed:
     if options.seed_refs:
         path = note_of(options.seed_refs[0])
         if path not in ws.corpus.notes:
@@ -244,11 +247,11 @@ def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]
                          "say the idea without the person")
         return _seed_from_text(ws, options.seed_text)
     recent = history[-ws.wander_settings.no_reuse_walks:] if ws.wander_settings.no_reuse_walks else []
-    used = {str((run.get("seed") or {}).get("path")) for run in recent} | _bridged(ws.pool, recent)
+    used = {str((run.get("seed") or {}).get("path")) for run in recent} | _bridged(records, recent)
     # Enough candidates per source that the last walks' seeds and bridges never use them all up.
     candidates = candidate_seeds(ws.corpus, ws.index, ws.links, options.now, ws.wander_settings,
                                  limit=len(used) + 3, rng=rng)
-    seed = choose_seed(candidates, len(history), sorted(used), rng)
+    seed = choose_seed(candidates, len(history), used, rng)
     if seed is None:
         raise NoSeed("no note can seed a walk: every candidate seeded one of the last "
                      f"{ws.wander_settings.no_reuse_walks} walks or is cited by a hypothesis they kept. "
@@ -256,13 +259,11 @@ def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]
     return seed
 
 
-def _bridged(store: PoolStore, runs: list[dict[str, Any]]) -> set[str]:
+def _bridged(records: list[StoredRecord], runs: list[dict[str, Any]]) -> set[str]:
     """The notes cited by hypotheses these walks kept that still await review: a walk from one of them would
     mostly find the same bridge again, so it seeds none."""
     kept = {str(i) for run in runs if isinstance(run.get("hypotheses"), list) for i in run["hypotheses"]}
-    if not kept:
-        return set()
-    return {note_of(ref) for r in store.records("active") if r.id in kept for ref in r.record.supporting_refs}
+    return {note_of(ref) for r in records if r.folder == "active" and r.id in kept for ref in r.record.supporting_refs}
 
 
 def _with_refs(ws: Workspace, hood: Neighbourhood, refs: tuple[str, ...]) -> Neighbourhood:
