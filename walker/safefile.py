@@ -1,0 +1,130 @@
+"""Every file walker reads or writes goes through here.
+
+Reading: only a regular file, opened without blocking (a FIFO named ``x.md`` never hangs a command)
+and, unless asked, without following a symlink; never more than a size cap (a note linked to
+``/dev/zero`` never fills the memory). Writing: never through a symlink or into a special file,
+dangling links included; the text goes to a temporary file beside the target, is synced, and is
+renamed over it, so a crash or a full disk leaves the old file or the new one, never a half.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+MB = 1024 * 1024
+SETTINGS_LIMIT = 1 * MB   # walker.toml, .obsidian/app.json, .gitignore, a client's settings file
+RECORD_LIMIT = 4 * MB     # one pool record, run record or log line file read whole
+REPORT_LIMIT = 16 * MB    # a walk report or walks/log.md
+
+
+class NotAFile(OSError):
+    """The path is a FIFO, a device, a socket or a folder, or a symlink where none may be."""
+
+
+class TooLarge(OSError):
+    """The file holds more than the reader's cap."""
+
+
+def read_bytes(path: Path | str, limit: int, follow: bool = False) -> bytes:
+    """The whole content of a regular file of at most ``limit`` bytes."""
+    descriptor = _open_regular(path, follow)
+    with os.fdopen(descriptor, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise TooLarge(errno.EFBIG, f"larger than {limit / MB:g} MB", str(path))
+    return data
+
+
+def _open_regular(path: Path | str, follow: bool) -> int:
+    """A descriptor on a regular file. A special file is refused before it is opened (opening some
+    devices does something) and checked again once open (it may have been swapped in between)."""
+    kind = (os.stat if follow else os.lstat)(path).st_mode
+    if not stat.S_ISREG(kind):
+        raise NotAFile(errno.EINVAL, f"not a regular file ({_kind_name(kind)})", str(path))
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    try:
+        descriptor = os.open(path, flags)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise NotAFile(errno.ELOOP, "a symlink, not followed", str(path)) from None
+        raise
+    kind = os.fstat(descriptor).st_mode
+    if not stat.S_ISREG(kind):
+        os.close(descriptor)
+        raise NotAFile(errno.EINVAL, f"not a regular file ({_kind_name(kind)})", str(path))
+    return descriptor
+
+
+def read_text(path: Path | str, limit: int, follow: bool = False, errors: str = "strict") -> str:
+    return read_bytes(path, limit, follow).decode("utf-8", errors=errors)
+
+
+def read_tail(path: Path | str, limit: int, follow: bool = True) -> bytes:
+    """The last ``limit`` bytes of a regular file (a chat transcript can hold gigabytes)."""
+    descriptor = _open_regular(path, follow)
+    with os.fdopen(descriptor, "rb") as handle:
+        handle.seek(max(0, os.fstat(descriptor).st_size - limit))
+        return handle.read(limit)
+
+
+def is_regular(path: Path | str) -> bool:
+    """A regular file itself, not a symlink to one."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def refuse_unsafe_target(path: Path) -> None:
+    """Raise NotAFile when ``path`` exists as anything but a regular file: a symlink (dangling or
+    not), a FIFO, a device, a folder."""
+    try:
+        kind = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    if not stat.S_ISREG(kind):
+        raise NotAFile(errno.EEXIST, f"refusing to write over {_kind_name(kind)}", str(path))
+
+
+def write_atomic(path: Path, text: str | bytes, mode: int = 0o644) -> None:
+    """Replace ``path`` by ``text`` whole: a temporary file beside it, synced, renamed over it."""
+    refuse_unsafe_target(path)
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def create_new(path: Path, text: str | bytes, mode: int = 0o644) -> None:
+    """Write a file that must not exist yet; on any failure (a full disk) nothing is left behind."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
+    try:
+        with os.fdopen(descriptor, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:
+        Path(path).unlink(missing_ok=True)
+        raise
+
+
+def _kind_name(mode: int) -> str:
+    for test, name in ((stat.S_ISLNK, "a symlink"), (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return name
+    return "a special file"
