@@ -1,30 +1,38 @@
 """Hostile-input benchmark: every attack input from the safety work, timed as a user runs it.
 
-    python bench/hostile_bench.py
+    python bench/hostile_bench.py [--only TEXT]
 
-Each command runs in its own process on a fresh copy of sample-vault/ with one hostile input
-added, and is paired with `walker scan` of the plain copy in the same run (machines are noisy).
-The budget is 10 s and 500 MB per command; a row over it is marked.
+Each case runs its commands in their own processes on a fresh copy of sample-vault/ with one hostile
+input added, and each is paired with `walker scan` of the plain copy in the same run (machines are
+noisy). The budget is 10 s and 500 MB per command; a row over it is marked, and a command still
+running after 60 s is stopped and marked as a hang.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
+import signal
+import stat
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 WALKER = shutil.which("walker") or str(Path(sys.executable).with_name("walker"))
+HANG_AFTER = 60
 MEASURE = ("import resource, subprocess, sys\n"
            "code = subprocess.run(sys.argv[1:], stdin=sys.stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode\n"
            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, code)\n")
 BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
     f"{chr(98 + i)}: &{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 9) + "]\n" for i in range(9))
+NOW = "2026-12-04T07:50:00"
 
 NOTES = {
     "[[ x100k on one line": "[[" * 100_000,
@@ -36,48 +44,178 @@ NOTES = {
     "indentation 2,000 deep": "\n".join(" " * (2 * i) + "text" for i in range(2000)),
     "backtick runs of every length, then %%": "".join("`" * k + "x" for k in range(1, 450)) + " %% comment",
     "a tag, then 50k backticks": "#tag " + "`" * 50_000,
+    "script in a heading's attribute list": ('Compost needs air to stay sweet, as every heap shows.\n\n'
+                                             '## Clip {: #y"><scr<b>ipt>alert(1)</scr<b>ipt><i" }\n\n'
+                                             'A heap turned weekly stays sweet and warm all winter.\n'),
+    "brackets nested 20,000 deep (40 KB)": "Compost needs air. " + "[" * 20_000 + "x" + "]" * 20_000,
+    "brackets nested 125,000 deep (250 KB)": "Compost needs air. " + "[" * 125_000 + "x" + "]" * 125_000,
+    "emphasis nested 2,000 deep": "Compost needs air. " + "*_" * 2_000 + "x" + "_*" * 2_000,
+    "blockquotes nested 5,000 deep": ">" * 5_000 + " Compost needs air to stay sweet.",
 }
 
 
-def measure(args: list[str], stdin: str | None = None) -> tuple[float, float, int]:
+@dataclass(frozen=True)
+class Case:
+    name: str
+    prepare: Callable[[Path], None]
+    commands: tuple[tuple[str, ...], ...]  # "{v}" is the vault
+    stdin: Callable[[Path], str] | None = None
+
+
+def note_case(name: str, text: str) -> Case:
+    def prepare(vault: Path) -> None:
+        (vault / "Hostile.md").write_text(text, encoding="utf-8")
+    return Case(name, prepare, (("scan", "{v}"), ("walk", "{v}", "--seed-note", "Hostile", "--now", NOW),
+                                ("site", "build", "{v}", "-o", "{v}-site")))
+
+
+def fifo_note(vault: Path) -> None:
+    os.mkfifo(vault / "Garden" / "Pipe.md")
+
+
+def device_note(vault: Path) -> None:
+    os.mknod(vault / "Zero.md", stat.S_IFCHR | 0o644, os.makedev(1, 5))  # /dev/zero's numbers; needs root
+
+
+def fifo_record(vault: Path) -> None:
+    walk_once(vault)
+    os.mkfifo(vault / "walks" / "active" / "hyp-2026-12-04-900.md")
+
+
+def report_to_zero(vault: Path) -> None:
+    walk_once(vault)
+    (vault / "walks" / "reports" / "x.md").symlink_to("/dev/zero")
+
+
+def backtracking_gitignore(vault: Path) -> None:
+    (vault / ".gitignore").write_text("*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b\n", encoding="utf-8")
+    (vault / ("a" * 60 + ".md")).write_text("A note with a long name.\n", encoding="utf-8")
+
+
+def slow_obsidian_filters(vault: Path) -> None:
+    (vault / ".obsidian").mkdir(exist_ok=True)
+    filters = [f"/^(a+)+{i}$/" for i in range(400)]
+    (vault / ".obsidian" / "app.json").write_text(json.dumps({"userIgnoreFilters": filters}), encoding="utf-8")
+    (vault / ("a" * 40 + "!.md")).write_text("note", encoding="utf-8")
+
+
+def backtracking_obsidian_filter(vault: Path) -> None:
+    (vault / ".obsidian").mkdir(exist_ok=True)
+    (vault / ".obsidian" / "app.json").write_text(json.dumps({"userIgnoreFilters": ["/^(a+)+$/"]}))
+    (vault / ("a" * 60 + "!.md")).write_text("note")
+
+
+def wrong_type_property(vault: Path) -> None:
+    record = walk_once(vault)
+    text = record.read_text(encoding="utf-8")
+    start = text.index("supporting_refs:")
+    end = text.index("\n", text.index("\n- ", start) + 1)
+    while text.startswith("- ", end + 1):
+        end = text.index("\n", end + 1)
+    record.write_text(text[:start] + "supporting_refs: 5" + text[end:], encoding="utf-8")
+
+
+def nul_in_review(vault: Path) -> None:
+    record = walk_once(vault)
+    text = record.read_text(encoding="utf-8")
+    record.write_text(text.replace("---\n", "---\nreview: confirm\nreview_source: \"[[Soil]]\"\n"
+                                   "review_statement: \"clay \\0 drains\"\n", 1), encoding="utf-8")
+
+
+def planted_pickle(vault: Path) -> None:
+    cache = Path(os.environ["WALKER_CACHE_DIR"])
+    cache.mkdir(parents=True, exist_ok=True)
+    payload = (b"cos\nsystem\n(S'touch " + str(vault / "PWNED").encode() + b"'\ntR.")
+    for name in ("vocab", "tfidf"):
+        digest = __import__("hashlib").sha1(str(vault.resolve()).encode()).hexdigest()[:16]
+        (cache / f"{name}-{digest}.pickle").write_bytes(payload)
+
+
+def huge_transcript(vault: Path) -> None:
+    with open(vault.parent / f"{vault.name}-transcript.jsonl", "wb") as handle:
+        handle.truncate(3 * 1024 ** 3)  # sparse: 3 GB to read, nothing on disk
+
+
+def dangling_settings(vault: Path) -> None:
+    (vault / "walker.toml").unlink(missing_ok=True)
+    (vault / "walker.toml").symlink_to(vault.parent / f"{vault.name}-outside.toml")
+
+
+def walk_once(vault: Path) -> Path:
+    subprocess.run([WALKER, "walk", str(vault), "--now", NOW, "--seed-note", "Retries and Backoff"],
+                   capture_output=True, check=True)
+    return sorted((vault / "walks" / "active").glob("hyp-*.md"))[0]
+
+
+CASES = [note_case(name, text) for name, text in NOTES.items()] + [
+    Case("FIFO named .md", fifo_note, (("scan", "{v}"), ("walk", "{v}", "--now", NOW), ("check", "{v}"),
+                                       ("site", "build", "{v}", "-o", "{v}-site"))),
+    Case("character device as a note", device_note, (("scan", "{v}"), ("check", "{v}"))),
+    Case("FIFO record in walks/active", fifo_record, (("pool", "list", "{v}"), ("surface", "{v}", "--turn",
+                                                      "what if retries wait longer?"), ("check", "{v}"))),
+    Case("report linked to /dev/zero", report_to_zero, (("check", "{v}"), ("site", "build", "{v}", "-o", "{v}-site"))),
+    Case("backtracking .gitignore pattern", backtracking_gitignore, (("scan", "{v}"),)),
+    Case("backtracking Obsidian filter", backtracking_obsidian_filter, (("scan", "{v}"),)),
+    Case("400 slow Obsidian filters", slow_obsidian_filters, (("scan", "{v}"), ("walk", "{v}", "--now", NOW))),
+    Case("supporting_refs: 5 by hand", wrong_type_property, (("run", "{v}", "--cadence", "weekly", "--force", "--now",
+                                                              "2026-12-11T07:50:00"), ("surface", "{v}", "--turn",
+                                                              "what if retries wait longer?"), ("check", "{v}"))),
+    Case("NUL in review_statement", nul_in_review, (("run", "{v}", "--cadence", "weekly", "--force", "--now",
+                                                     "2026-12-11T07:50:00"),)),
+    Case("planted pickle in the cache", planted_pickle, (("surface", "{v}", "--turn", "what if retries wait longer?"),
+                                                         ("walk", "{v}", "--now", NOW))),
+    Case("3 GB transcript to the stop hook", huge_transcript, (("hook", "claude-code", "{v}", "--event", "stop"),),
+         lambda v: json.dumps({"session_id": "s", "transcript_path": str(v.parent / f"{v.name}-transcript.jsonl")})),
+    Case("walker.toml a dangling symlink", dangling_settings, (("init", "{v}"),)),
+    Case("100 MB hook prompt", lambda vault: None, (("hook", "claude-code", "{v}"),),
+         lambda v: json.dumps({"prompt": "any other angle? " * 6_000_000, "session_id": "s"})),
+]
+
+
+def measure(args: list[str], stdin: str | None = None) -> tuple[float, float, int | str]:
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", MEASURE, *args], input=stdin, capture_output=True, text=True,
-                          timeout=600)
+    child = subprocess.Popen([sys.executable, "-c", MEASURE, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, text=True, start_new_session=True)
+    try:
+        out, _ = child.communicate(stdin, timeout=HANG_AFTER)
+    except subprocess.TimeoutExpired:
+        os.killpg(child.pid, signal.SIGKILL)  # the walker under it too
+        child.communicate()
+        return time.perf_counter() - started, 0.0, "hang"
     seconds = time.perf_counter() - started
-    peak_kb, code = done.stdout.split()
+    peak_kb, code = out.split()
     return seconds, int(peak_kb) / 1024, int(code)
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--only", default="", help="run the cases whose name holds this text")
+    only = parser.parse_args().only
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp) / "base"
         shutil.copytree(ROOT / "sample-vault", base, ignore=shutil.ignore_patterns("walks"))
-        env_cache = Path(tmp) / "cache"
-        os.environ["WALKER_CACHE_DIR"] = str(env_cache)
-        for name, text in NOTES.items():
-            vault = Path(tmp) / f"v{len(rows)}"
+        for number, case in enumerate(c for c in CASES if only in c.name):
+            os.environ["WALKER_CACHE_DIR"] = str(Path(tmp) / f"cache{number}")
+            vault = Path(tmp) / f"v{number}"
             shutil.copytree(base, vault)
-            (vault / "Hostile.md").write_text(text, encoding="utf-8")
-            for command in (["scan", str(vault)], ["walk", str(vault), "--seed-note", "Hostile"],
-                            ["site", "build", str(vault), "-o", str(vault) + "-site"]):
+            try:
+                case.prepare(vault)
+            except PermissionError as exc:
+                rows.append((case.name, "-", 0.0, 0.0, f"skipped: {exc.strerror}", 0.0))
+                continue
+            for command in case.commands:
+                args = [part.replace("{v}", str(vault)) for part in command]
+                stdin = case.stdin(vault) if case.stdin else None
                 baseline = measure([WALKER, "scan", str(base)])
-                rows.append((name, command[0] + (" build" if command[0] == "site" else ""), *measure([WALKER, *command]),
-                             baseline[0]))
-        vault = Path(tmp) / "filters"
-        shutil.copytree(base, vault)
-        (vault / ".obsidian").mkdir(exist_ok=True)
-        (vault / ".obsidian" / "app.json").write_text(json.dumps({"userIgnoreFilters": ["/^(a+)+$/"]}))
-        (vault / ("a" * 60 + "!.md")).write_text("note")
-        rows.append(("backtracking exclude filter", "scan", *measure([WALKER, "scan", str(vault)]),
-                     measure([WALKER, "scan", str(base)])[0]))
-        prompt = json.dumps({"prompt": "any other angle? " * 6_000_000, "session_id": "s"})
-        rows.append(("100 MB hook prompt", "hook", *measure([WALKER, "hook", "claude-code", str(base)], prompt),
-                     measure([WALKER, "scan", str(base)])[0]))
+                label = " ".join(command[:2]) if command[0] in ("site", "pool", "hook") else command[0]
+                rows.append((case.name, label, *measure([WALKER, *args], stdin), baseline[0]))
+            if (vault / "PWNED").exists() or (Path(tmp) / f"v{number}-outside.toml").exists():
+                rows.append((case.name, "**a planted file ran or a link was followed**", 0.0, 0.0, "-", 0.0))
     print("| input | command | seconds | peak MB | exit | baseline scan s |")
     print("|---|---|--:|--:|--:|--:|")
     for name, command, seconds, peak, code, baseline in rows:
-        over = " **over budget**" if seconds > 10 or peak > 500 else ""
+        over = " **over budget**" if seconds > 10 or peak > 500 or code == "hang" else ""
         print(f"| {name} | {command} | {seconds:.2f} | {peak:.0f} | {code} | {baseline:.2f} |{over}")
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import networkx as nx
 
+from walker import safefile
 from walker.corpus.load import broken_subpaths
 from walker.corpus.model import Corpus
 from walker.refs import split_subpath
@@ -96,19 +98,21 @@ def export_graph(graph: nx.DiGraph, fmt: str, out: Path) -> None:
         import json
 
         data = nx.node_link_data(graph, edges="links")
-        out.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        safefile.write_atomic(out, json.dumps(data, ensure_ascii=False, indent=1))
         return
     flat = graph.copy()
     for _, data in flat.nodes(data=True):
         _flatten(data)
     for _, _, data in flat.edges(data=True):
         _flatten(data)
+    buffer = io.BytesIO()
     if fmt == "graphml":
-        nx.write_graphml(flat, out)
+        nx.write_graphml(flat, buffer)
     elif fmt == "gexf":
-        nx.write_gexf(flat, out)
+        nx.write_gexf(flat, buffer)
     else:
         raise ValueError(f"unknown graph format {fmt!r}; use one of {', '.join(EXPORT_FORMATS)}")
+    safefile.write_atomic(out, buffer.getvalue())
 
 
 def _flatten(data: dict[str, object]) -> None:

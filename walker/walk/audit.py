@@ -7,6 +7,7 @@ from typing import Any
 
 import yaml
 
+from walker import safefile
 from walker.errors import WalkerError
 from walker.refs import note_of
 from walker.safeyaml import refuse_aliases
@@ -22,7 +23,7 @@ class BadCandidates(WalkerError):
 def critique_file(ws: Workspace, file: Path) -> list[dict[str, Any]]:
     """Verdicts for every candidate in a YAML file; the notes they cite count as retrieved."""
     try:
-        text = file.read_text(encoding="utf-8")
+        text = safefile.read_text(file, safefile.REPORT_LIMIT, follow=True)
         refuse_aliases(text)
         data = yaml.safe_load(text)
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
