@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from walker import safefile
 from walker.errors import ConfigError
 
 CONFIG_FILE = "walker.toml"
+MAX_NOTE_MB = 1024  # the largest max_note_mb: no note is ever read past it
 
 
 @dataclass(frozen=True)
@@ -28,14 +30,30 @@ class Settings:
     extra: dict[str, Any] = field(default_factory=dict)  # sections later stages read
 
 
+def read_settings_file(path: Path, errors: str = "strict") -> str | None:
+    """The text of a settings file (walker.toml, .gitignore, .obsidian/*.json), None when there is none.
+
+    Only a regular file of at most 1 MB is read, never a FIFO or a device (NotAFile, TooLarge). A
+    symlink is followed: settings are often kept elsewhere and linked in, and what walker takes from
+    them is settings, never text it shows."""
+    try:
+        return safefile.read_text(path, safefile.SETTINGS_LIMIT, follow=True, errors=errors)
+    except FileNotFoundError:
+        return None
+
+
 def load_settings(vault: Path, overrides: dict[str, Any] | None = None) -> Settings:
     values: dict[str, Any] = {}
     path = vault / CONFIG_FILE
-    if path.is_file():
-        try:
-            values.update(tomllib.loads(path.read_text(encoding="utf-8")))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise ConfigError(f"{path}: {exc}. Fix the file or delete it to use the defaults.") from exc
+    try:
+        text = read_settings_file(path)
+        if text is not None:
+            values.update(tomllib.loads(text))
+    except (safefile.NotAFile, safefile.TooLarge) as exc:
+        raise ConfigError(f"{path}: {exc.strerror}; walker reads only a regular file of at most 1 MB there. "
+                          "Replace it with one, or delete it to use the defaults.") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: {exc}. Fix the file or delete it to use the defaults.") from exc
     fields = {f.name: f for f in dataclasses.fields(Settings) if f.name != "extra"}
     for name in fields:
         env = os.environ.get(f"WALKER_{name.upper()}")
@@ -58,8 +76,8 @@ INBOX_NAME = re.compile(r"(?:\d+\s*[-_.]?\s*)?in-?box", re.IGNORECASE)  # Inbox,
 def find_inbox(vault: Path) -> str | None:
     """Where this vault already keeps new notes: Obsidian's "Default location for new notes" when it is a
     folder, else a top-level folder named like an inbox. None when there is neither."""
-    try:
-        app = json.loads((vault / ".obsidian" / "app.json").read_text(encoding="utf-8"))
+    try:  # a FIFO or a huge file here is left to the scan to report
+        app = json.loads(read_settings_file(vault / ".obsidian" / "app.json") or "{}")
         folder = str(app.get("newFileFolderPath") or "").strip("/") if app.get("newFileLocation") == "folder" else ""
     except (OSError, ValueError, AttributeError):
         folder = ""
@@ -96,7 +114,7 @@ def inbox_path(vault: Path, folder: str) -> Path:
 
 
 def _check_ranges(settings: Settings) -> None:
-    if not 0 < settings.max_note_mb <= 1024:
+    if not 0 < settings.max_note_mb <= MAX_NOTE_MB:
         raise ConfigError(f"setting 'max_note_mb' is {settings.max_note_mb!r}; use a number of megabytes from 0.001 to 1024")
     if not 0 <= settings.workers <= 256:
         raise ConfigError(f"setting 'workers' is {settings.workers!r}; use 0 (one per core) up to 256")
@@ -215,16 +233,42 @@ DEFAULT_CONFIG = """\
 """
 
 
+def config_to_create(vault: Path) -> Path | None:
+    """Where ``walker init`` would create walker.toml, or None when a file is there already (also
+    through a symlink: it is read, and left alone). ConfigError when anything else is there: a dangling
+    symlink (writing would create its target, maybe outside the vault), a FIFO, a folder."""
+    path = vault / CONFIG_FILE
+    if not os.path.lexists(path):
+        return path
+    if path.is_file():
+        return None
+    try:
+        safefile.refuse_unsafe_target(path)
+    except safefile.NotAFile as exc:
+        leads = f" to {os.readlink(path)}" if path.is_symlink() else ""
+        raise ConfigError(f"{path} is {(exc.strerror or '').removeprefix('refusing to write over ')}{leads}, not a file; "
+                          "walker writes walker.toml only as a file of its own. Remove it (or put the file "
+                          "itself there) and run walker init again.") from None
+    return None
+
+
 def write_default_config(vault: Path) -> Path | None:
     """Create a commented walker.toml; leave an existing one alone. Returns the path when created.
-    A vault that already has an inbox gets it written in, so conclusions land where its notes do."""
-    path = vault / CONFIG_FILE
-    if path.exists():
+    A vault that already has an inbox gets it written in, so conclusions land where its notes do.
+    The file is written whole or not at all (a full disk leaves no empty walker.toml), never through
+    a symlink; ConfigError when something other than a file holds the name."""
+    path = config_to_create(vault)
+    if path is None:
         return None
     text = DEFAULT_CONFIG
     found = find_inbox(vault)
     if found:
         text = text.replace('# inbox_folder = "Inbox"', f"inbox_folder = {json.dumps(found, ensure_ascii=False)}  "
                                                          "# found in this vault", 1)
-    path.write_text(text, encoding="utf-8")
+    try:
+        safefile.write_atomic(path, text)
+    except OSError as exc:
+        if exc.filename or exc.errno is None:
+            raise
+        raise OSError(exc.errno, exc.strerror or os.strerror(exc.errno), str(path)) from exc
     return path

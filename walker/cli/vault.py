@@ -178,9 +178,8 @@ def init(vault: Path) -> None:
     """Create walks/ and a commented walker.toml in the vault. Safe to run again: nothing is overwritten."""
     if not vault.is_dir():
         raise WalkerError(f"{vault}: no such folder. Pass the vault folder, or set WALKER_VAULT.")
-    created = PoolStore(vault).ensure()
-    config = write_default_config(vault)
-    created += [config] if config else []
+    config = write_default_config(vault)  # first: a walker.toml that cannot be written stops init before walks/
+    created = ([config] if config else []) + PoolStore(vault).ensure()
     for path in created:
         click.echo(f"created {path}")
     if not created:

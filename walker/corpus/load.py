@@ -18,12 +18,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from walker import safefile
 from walker.config import Settings, cache_dir, load_settings
 from walker.corpus.cache import Entry, ParseCache, loads, stored_paragraphs
 from walker.corpus.model import Corpus, ParsedNote, Skipped, VaultFile
 from walker.corpus.parse import BinaryFileError, decode, parse_note
 from walker.corpus.resolve import Resolver, find_subpath
-from walker.corpus.scan import list_vault
+from walker.corpus.scan import list_vault, read_regular
 from walker.corpus.text import Paragraph, paragraphs_of, read_paragraphs
 from walker.errors import VaultNotFound
 
@@ -229,14 +230,20 @@ def read_and_parse(abspath: str, path: str, size: int, max_mb: float, index_comm
 
     The note's paragraphs (the text the TF-IDF index and the quotes are made of) come from the same
     read, so a first walk never reads a file twice."""
-    if size > max_mb * 1024 * 1024:
+    limit = int(max_mb * 1024 * 1024)
+    if size > limit:
         return f"too large to parse ({size / 1048576:.1f} MB > max_note_mb = {max_mb:g}); still linkable", None
     try:
-        with open(abspath, "rb") as handle:
-            raw = handle.read()
+        # abspath is a regular file (scan listed a symlink at its target): a FIFO or a device put there
+        # since, or a file grown past the cap, is refused rather than read
+        raw = read_regular(abspath, limit, size + 4096)
         text, warnings = decode(raw)
     except BinaryFileError as exc:
         return str(exc), None
+    except safefile.TooLarge:
+        return f"too large to parse (grew past max_note_mb = {max_mb:g} since the scan); still linkable", None
+    except safefile.NotAFile as exc:
+        return f"{exc.strerror}, changed since the scan; never opened", None
     except OSError as exc:
         return f"unreadable: {exc.strerror or exc}", None
     note = parse_note(path, text, index_comments=index_comments)

@@ -114,7 +114,7 @@ class VaultFile(NamedTuple):
     """A file Obsidian can see. ``in_corpus`` is false for excluded files, which still resolve."""
 
     path: str  # vault-relative, '/', NFC
-    abspath: str
+    abspath: str  # where to read it: a regular file (for a symlink in the vault, its target)
     mtime_ns: int
     size: int
     is_note: bool

@@ -5,20 +5,25 @@ dot-folder, not behind a symlink loop, a type Obsidian shows)? Then it can be
 a link target. Is it in the corpus (not walker's own ``walks/``, the templates
 folder, Obsidian's Excluded files, ``.gitignore`` or ``exclude`` patterns)?
 Then walker reads it. Excluded files still resolve, as in Obsidian.
+
+Only regular files are listed: a FIFO, a device or a socket (or a symlink to one) is skipped with its
+kind named, and never opened, so a FIFO named ``x.md`` cannot hang a command nor a device fill the
+memory. The ignore patterns come from the user and run under a time budget (``filters``).
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
+import stat
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-import pathspec
-import regex
-
-from walker.config import Settings
+from walker import safefile
+from walker.config import Settings, read_settings_file
+from walker.corpus.filters import Budget, GlobRules, RegexFilters
 from walker.corpus.model import Skipped, VaultFile
 
 POOL_FOLDER = "walks"
@@ -37,15 +42,15 @@ class Listing:
 
 def list_vault(root: Path, settings: Settings) -> Listing:
     """Every visible file under ``root``, sorted by path, with the reason for each one left out."""
-    rules = ExclusionRules.load(root, settings)
+    warnings: list[tuple[str, str]] = []
+    app = _read_json(root, ".obsidian/app.json", warnings)
+    rules = ExclusionRules.load(root, settings, app, warnings)
     files: list[VaultFile] = []
     skipped: list[Skipped] = []
     excluded: dict[str, str] = {}
     real_root = os.path.realpath(root)
     seen: set[str] = set()
-    warnings: list[tuple[str, str]] = []
-
-    show_all = bool(_read_json(root / ".obsidian" / "app.json").get("showUnsupportedFiles"))
+    show_all = bool(app.get("showUnsupportedFiles"))
 
     def walk(folder: str, rel: str) -> None:
         try:
@@ -63,22 +68,35 @@ def list_vault(root: Path, settings: Settings) -> Listing:
                 is_dir = entry.is_dir()
             except OSError:
                 is_dir = False
+            target = None  # where a symlink leads: read there, so that no read ever follows a link
             if entry.is_symlink():
                 # Never read outside the vault; a folder link inside it would show its notes twice.
-                if not _inside(os.path.realpath(entry.path), real_root):
+                target = os.path.realpath(entry.path)
+                if not _inside(target, real_root):
                     skipped.append(Skipped(path + "/" * is_dir, "symlink to outside the vault (not followed)"))
                     continue
                 if is_dir:
                     skipped.append(Skipped(path + "/", "symlink to a folder already in the vault (loop)"))
                     continue
-            if is_dir:
+            elif is_dir:
                 walk(entry.path, path)
                 continue
-            _add_file(entry, path, rules, show_all, files, skipped, excluded)
+            elif not entry.is_file(follow_symlinks=False):  # the folder entry's type: no stat, no open
+                skipped.append(Skipped(path, _special(entry.stat(follow_symlinks=False).st_mode)))
+                continue
+            _add_file(entry, path, target, rules, show_all, files, skipped, excluded)
 
     walk(str(root), "")
-    warnings += [(".obsidian/app.json", f.problem) for f in rules.user_filters if f.problem]
+    warnings += rules.warnings()
     return Listing(tuple(files), tuple(skipped), excluded, tuple(warnings))
+
+
+def _special(mode: int, through: str = "") -> str:
+    """The skip reason of a file that is not a regular file."""
+    kinds = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+             (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder"))
+    kind = next((name for test, name in kinds if test(mode)), "a special file")
+    return f"not a regular file ({through}{kind}); never opened"
 
 
 def _composed(path: str, seen: set[str], warnings: list[tuple[str, str]]) -> str:
@@ -97,6 +115,7 @@ def _composed(path: str, seen: set[str], warnings: list[tuple[str, str]]) -> str
 def _add_file(
     entry: os.DirEntry[str],
     path: str,
+    target: str | None,
     rules: ExclusionRules,
     show_all: bool,
     files: list[VaultFile],
@@ -109,14 +128,17 @@ def _add_file(
         skipped.append(Skipped(path, "not a file type Obsidian shows (see 'Detect all file extensions')"))
         return
     try:
-        stat = entry.stat()
+        info = entry.stat()
     except OSError as exc:
         skipped.append(Skipped(path, f"unreadable: {exc.strerror or exc}"))
+        return
+    if target is not None and not stat.S_ISREG(info.st_mode):
+        skipped.append(Skipped(path, _special(info.st_mode, "a symlink to ")))
         return
     reason = rules.reason(path)
     if reason:
         excluded[path] = reason
-    files.append(VaultFile(path, entry.path, stat.st_mtime_ns, stat.st_size, is_note, reason is None))
+    files.append(VaultFile(path, target or entry.path, info.st_mtime_ns, info.st_size, is_note, reason is None))
 
 
 def _entry_order(entry: os.DirEntry[str]) -> tuple[str, bool, str]:
@@ -133,24 +155,59 @@ def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
+def read_note(root: Path | str, path: str, limit: int, expected: int = 256 * 1024) -> bytes:
+    """The bytes of the note at vault-relative ``path``, read as scan lists it: a regular file, or a
+    symlink to one inside the vault (read at its target, so no link is followed). NotAFile otherwise,
+    TooLarge past ``limit``: the file may have changed since the scan."""
+    full = os.path.join(root, path)
+    try:
+        return read_regular(full, limit, expected)
+    except safefile.NotAFile as exc:
+        if exc.errno != errno.ELOOP:
+            raise
+    target = os.path.realpath(full)
+    if not _inside(target, os.path.realpath(root)):
+        raise safefile.NotAFile(errno.EXDEV, "a symlink to outside the vault, not followed", full)
+    return read_regular(target, limit, expected)
+
+
+def read_regular(path: str, limit: int, expected: int) -> bytes:
+    """``safefile.read_bytes(path, limit)``, asking first for ``expected`` bytes at most: it sets aside
+    as much memory as it may read, and a 5 MB buffer for each small note made a cold scan's reads four
+    times slower."""
+    if expected < limit:
+        try:
+            return safefile.read_bytes(path, expected)
+        except safefile.TooLarge:
+            pass
+    return safefile.read_bytes(path, limit)
+
+
 @dataclass(frozen=True)
 class ExclusionRules:
     templates: str | None
     template_like: bool  # any folder named like "01 Templates": true unless walker.toml names the folder
-    user_filters: tuple[UserFilter, ...]
-    gitignore: pathspec.PathSpec | None
-    configured: pathspec.PathSpec | None
+    user_filters: RegexFilters
+    gitignore: GlobRules | None
+    configured: GlobRules | None
+    budget: Budget  # the time all three may spend on one scan
 
     @classmethod
-    def load(cls, root: Path, settings: Settings) -> ExclusionRules:
-        gitignore = root / ".gitignore"
-        lines = gitignore.read_text(encoding="utf-8", errors="replace").splitlines() if gitignore.is_file() else []
+    def load(cls, root: Path, settings: Settings, app: dict[str, object],
+             warnings: list[tuple[str, str]]) -> ExclusionRules:
+        budget = Budget()
+        text = _read_setting(root, ".gitignore", warnings)
+        lines = text.splitlines() if text else []
+        found = app.get("userIgnoreFilters")
+        filters = [str(item) for item in found] if isinstance(found, list) else []
         return cls(
-            templates=_templates_folder(root, settings),
+            templates=_templates_folder(root, settings, warnings),
             template_like=settings.templates_folder is None,
-            user_filters=tuple(UserFilter(str(item)) for item in _user_filters(root)),
-            gitignore=pathspec.GitIgnoreSpec.from_lines(lines) if lines else None,
-            configured=pathspec.GitIgnoreSpec.from_lines(settings.exclude) if settings.exclude else None,
+            user_filters=RegexFilters(".obsidian/app.json", "Obsidian Excluded files", filters, budget),
+            gitignore=GlobRules(".gitignore", ".gitignore", lines, budget) if lines else None,
+            configured=GlobRules("walker.toml", "walker.toml exclude", settings.exclude, budget)
+            if settings.exclude else None,
+            budget=budget,
         )
 
     def reason(self, path: str) -> str | None:
@@ -162,59 +219,28 @@ class ExclusionRules:
             return "templates folder"
         if self.template_like and any("template" in part for part in lower.split("/")[:-1]):
             return "templates folder (its name says template)"
-        for item in self.user_filters:
-            if item.matches(path):
-                return f"Obsidian Excluded files: {item.item}"
-        if self.gitignore and self.gitignore.match_file(path):
+        self.budget.paths += 1
+        matched = self.user_filters.first_match(path)
+        if matched:
+            return f"Obsidian Excluded files: {matched.text}"
+        if self.gitignore and self.gitignore.excludes(path):
             return ".gitignore"
-        if self.configured and self.configured.match_file(path):
+        if self.configured and self.configured.excludes(path):
             return "walker.toml exclude"
         return None
 
-
-class UserFilter:
-    """One of Obsidian's userIgnoreFilters: ``/re/`` is a case-insensitive regex, anything else a path prefix.
-
-    The regex comes from the vault's settings, so it runs with a time limit: a pattern that backtracks
-    without end (``/^(a+)+$/``) is dropped for the rest of the scan with a warning, never a hang."""
-
-    TIMEOUT = 0.05  # seconds per path
-
-    def __init__(self, item: str) -> None:
-        self.item = item
-        self.problem: str | None = None
-        self.pattern: regex.Pattern[str] | None = None
-        if len(item) > 2 and item.startswith("/") and item.endswith("/"):
-            try:
-                self.pattern = regex.compile(item[1:-1], regex.IGNORECASE)
-            except (regex.error, RecursionError, OverflowError):
-                self.problem = f"Obsidian Excluded files: {item} is not a regular expression walker can read; ignored"
-
-    def matches(self, path: str) -> bool:
-        if self.problem:
-            return False
-        if self.pattern is None:
-            return path.lower().startswith(self.item.lower())
-        try:
-            return self.pattern.search(path, timeout=self.TIMEOUT) is not None
-        except TimeoutError:
-            self.problem = (f"Obsidian Excluded files: {self.item} took too long on {path!r} and was dropped; "
-                            "simplify the pattern")
-            return False
+    def warnings(self) -> list[tuple[str, str]]:
+        """What the scan refused or dropped of the user's patterns, by the file they come from."""
+        return [w for rules in (self.user_filters, self.gitignore, self.configured) if rules for w in rules.warnings()]
 
 
-def _user_filters(root: Path) -> list[object]:
-    found = _read_json(root / ".obsidian" / "app.json").get("userIgnoreFilters")
-    return found if isinstance(found, list) else []
-
-
-def _templates_folder(root: Path, settings: Settings) -> str | None:
+def _templates_folder(root: Path, settings: Settings, warnings: list[tuple[str, str]]) -> str | None:
     if settings.templates_folder is not None:
         return settings.templates_folder or None
-    configured = _read_json(root / ".obsidian" / "templates.json").get("folder")
+    configured = _read_json(root, ".obsidian/templates.json", warnings).get("folder")
     if not configured:
-        templater = root / ".obsidian" / "plugins" / "templater-obsidian" / "data.json"
-        configured = _read_json(templater).get("templates_folder")
+        templater = ".obsidian/plugins/templater-obsidian/data.json"
+        configured = _read_json(root, templater, warnings).get("templates_folder")
     if configured:
         return str(configured).strip("/")
     return _find_templates_folder(root)
@@ -240,9 +266,23 @@ def _subfolders(folder: Path) -> list[Path]:
         return []
 
 
-def _read_json(path: Path) -> dict[str, object]:
+def _read_setting(root: Path, name: str, warnings: list[tuple[str, str]]) -> str | None:
+    """A settings file of the vault, or None when there is none. One that is not a regular file, or is
+    larger than a settings file can be, is not read: a warning says what that leaves out."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return read_settings_file(root / name)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        what = "its patterns do not apply" if name == ".gitignore" else "walker reads the vault without it"
+        warnings.append((name, f"not read ({exc.strerror or exc}), so {what}"))
+        return None
+
+
+def _read_json(root: Path, name: str, warnings: list[tuple[str, str]]) -> dict[str, object]:
+    text = _read_setting(root, name, warnings)
+    try:
+        data = json.loads(text) if text else {}
+    except ValueError:
         return {}
     return data if isinstance(data, dict) else {}

@@ -12,8 +12,10 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
+from walker.config import MAX_NOTE_MB
 from walker.corpus.model import ParsedNote
 from walker.corpus.parse import ALL_DIGITS_RE, TAG_RE, decode
+from walker.corpus.scan import read_note
 
 _FENCE = re.compile(r"^\s*(?:>\s*)*(?:[-*+]\s+)?(`{3,}|~{3,})")  # also inside quotes and list items
 _MATH_FENCE = re.compile(r"^\s*\$\$")
@@ -41,9 +43,10 @@ class Paragraph(NamedTuple):
 
 
 def read_paragraphs(root: Path | str, note: ParsedNote) -> list[Paragraph]:
-    """The note's paragraphs and list items as plain text. Unreadable files give no paragraphs."""
+    """The note's paragraphs and list items as plain text. Unreadable files give no paragraphs, and so
+    does a note that is no longer a regular file (or a link to one in the vault): it is not opened."""
     try:
-        text, _ = decode((Path(root) / note.path).read_bytes())
+        text, _ = decode(read_note(root, note.path, MAX_NOTE_MB * 1024 * 1024))
     except (OSError, ValueError):
         return []
     return paragraphs_of(text, note)
