@@ -68,8 +68,10 @@ def test_a_damaged_index_cache_is_rebuilt(tmp_path):
     vault = make(tmp_path)
     corpus = load_corpus(vault)
     first = load_index(corpus)
-    for path in cache_dir().glob("tfidf-*.pickle"):
-        path.write_bytes(b"not a pickle at all")
+    damaged = list(cache_dir().glob("tfidf-*.npz"))
+    assert damaged
+    for path in damaged:
+        path.write_bytes(b"not an index at all")
     again = load_index(corpus)
     assert again.paths == first.paths and (again.notes != first.notes).nnz == 0
 

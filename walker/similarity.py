@@ -9,7 +9,9 @@ summary of it. Inline tags read as words; markup, code and embeds are gone
 from __future__ import annotations
 
 import hashlib
-import pickle
+import io
+import json
+import logging
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
@@ -23,11 +25,8 @@ from walker.corpus.cache import source_digest
 from walker.corpus.load import note_paragraphs
 from walker.corpus.model import Corpus
 from walker.corpus.text import Paragraph, read_paragraphs, sentences, strip_tags
-from walker.vocabulary import (
-    INDEX_VERSION,
-    TOKEN_PATTERN,
-    cache_name,
-)
+from walker.safefile import MB, read_bytes, write_atomic
+from walker.vocabulary import INDEX_VERSION, TOKEN_PATTERN, cache_name, save_vocabulary
 from walker.weights import Pieces
 
 TITLE_WEIGHT = 3
@@ -60,7 +59,7 @@ PLAIN_WORDS = frozenset(
 class Paragraphs(Mapping[str, list[Paragraph]]):
     """Each note's paragraphs, read from the vault the first time they are asked for.
 
-    Never pickled with the index: a warm walk reads the few notes it quotes, not the whole vault.
+    Never cached with the index: a warm walk reads the few notes it quotes, not the whole vault.
     """
 
     def __init__(self, corpus: Corpus, known: dict[str, list[Paragraph]] | None = None) -> None:
@@ -103,19 +102,6 @@ class TextIndex:
     copied: frozenset[str] = frozenset()  # paragraphs (as paragraph_key gives them) in more than one note
     prose: Mapping[str, int] = field(default_factory=dict)  # per note: sentences of prose in its own paragraphs
     paragraphs: Mapping[str, list[Paragraph]] = field(default_factory=dict)
-
-    def __getstate__(self) -> dict[str, object]:
-        state = dict(self.__dict__)
-        state["paragraphs"] = {}
-        state.pop("_vectorizer", None)
-        state.pop("_vocabulary", None)
-        state.pop("_weights", None)
-        state.pop("_rare_words", None)
-        state.pop("_domains", None)
-        state.pop("_stem_rows", None)
-        state.pop("_projected_notes", None)
-        state.pop("_axis_weights", None)
-        return state
 
     def transform(self, texts: list[str]) -> sparse.csr_matrix:
         """New text (a claim, a seed in the user's words) as vectors in the same space as the notes."""
@@ -272,29 +258,93 @@ _INDEX_RULES = "|".join([source_digest(Path(__file__).parent, ("similarity.py", 
 def load_index(corpus: Corpus, use_cache: bool = True) -> TextIndex:
     """The TF-IDF index of a corpus, from the cache when nothing changed since it was built."""
     key = fingerprint(corpus)
-    path = cache_name(corpus.root, "tfidf")
-    if use_cache and path.is_file():
-        try:
-            with path.open("rb") as handle:
-                # The key is pickled on its own first, so an index from another version is never unpickled.
-                if pickle.load(handle) == key:
-                    index = pickle.load(handle)
-                    index.paragraphs = Paragraphs(corpus)
-                    return index
-        except Exception:  # a damaged or foreign cache file is rebuilt, never trusted
-            pass
+    path = cache_name(corpus.root, "tfidf", "npz") if use_cache else None
+    cached = _read_index(path, key, corpus) if path else None
+    if cached is not None:
+        return cached
     index = build_index(corpus)
-    if use_cache:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(".tmp")
-        with temporary.open("wb") as handle:
-            pickle.dump(key, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            pickle.dump(index, handle, protocol=pickle.HIGHEST_PROTOCOL)
-        temporary.replace(path)
-        vocabulary = {str(t): float(w) for t, w in zip(index.terms, index.idf)}
-        with cache_name(corpus.root, "vocab").open("wb") as handle:
-            pickle.dump((INDEX_VERSION, vocabulary), handle, protocol=pickle.HIGHEST_PROTOCOL)
+    if path:
+        try:
+            write_atomic(path, _index_bytes(key, index), 0o600)
+            save_vocabulary(corpus.root, {str(t): float(w) for t, w in zip(index.terms, index.idf)})
+        except OSError as exc:  # a cache that cannot be written only makes the next run slower
+            logging.getLogger("walker").warning("walker: the index cache %s was not written (%s)", path, exc)
     return index
+
+
+# The index on disk: plain NumPy arrays and one JSON document, read with allow_pickle=False, so a cache
+# file can hold data only; whoever could write one runs nothing by it.
+ARRAYS = ("section_note", "section_number", "section_start", "section_end", "idf", "rare", "concepts")
+INDEX_LIMIT = 4096 * MB
+
+
+def _index_bytes(key: str, index: TextIndex) -> bytes:
+    words = {"paths": index.paths, "terms": [str(t) for t in index.terms], "everyday": sorted(index.everyday),
+             "copied": sorted(index.copied), "prose": dict(index.prose)}
+    rows = [index.section_rows[p] for p in index.paths]
+    arrays: dict[str, Any] = {"key": np.array(key), "words": np.frombuffer(json.dumps(words, ensure_ascii=False).encode(), np.uint8),
+              "section_note": index.section_note, "section_number": index.section_number,
+              "section_start": np.array([r[0] for r in rows], dtype=np.int64),
+              "section_end": np.array([r[1] for r in rows], dtype=np.int64),
+              "idf": index.idf, "rare": index.rare, "concepts": index.concepts}
+    for name in ("notes", "sections"):
+        matrix = getattr(index, name)
+        arrays |= {f"{name}_data": matrix.data, f"{name}_indices": matrix.indices, f"{name}_indptr": matrix.indptr,
+                   f"{name}_shape": np.array(matrix.shape, dtype=np.int64)}
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    return buffer.getvalue()
+
+
+def _read_index(path: Path, key: str, corpus: Corpus) -> TextIndex | None:
+    """The cached index, or None when the file is missing, stale, damaged or anything but what
+    ``_index_bytes`` wrote: a cache file is checked like any input, and never trusted to run."""
+    try:
+        stored = np.load(io.BytesIO(read_bytes(path, INDEX_LIMIT)), allow_pickle=False)
+        if str(stored["key"]) != key:
+            return None
+        words = json.loads(stored["words"].tobytes())
+        paths, terms = _strings(words["paths"]), _strings(words["terms"])
+        notes, sections = (_matrix(stored, name) for name in ("notes", "sections"))
+        a = {name: stored[name] for name in ARRAYS}
+        prose = {str(p): int(n) for p, n in words["prose"].items()}
+        if not _consistent(len(paths), len(terms), notes, sections, a):
+            return None
+    except Exception:  # whatever is wrong with a cache file, it is a miss: the index is rebuilt
+        return None
+    return TextIndex(
+        paths, {p: i for i, p in enumerate(paths)}, notes, sections, a["section_note"], a["section_number"],
+        {p: (int(s), int(e)) for p, s, e in zip(paths, a["section_start"], a["section_end"])},
+        np.array(terms, dtype=object), a["idf"], a["rare"], a["concepts"], frozenset(_strings(words["everyday"])),
+        frozenset(_strings(words["copied"])), prose, Paragraphs(corpus),
+    )
+
+
+def _consistent(notes_count: int, terms: int, notes: sparse.csr_matrix, sections: sparse.csr_matrix,
+                a: dict[str, np.ndarray]) -> bool:
+    """Every array has the shape and kind the index's methods index with."""
+    rows = sections.shape[0]
+    section_note = a["section_note"]
+    return (notes.shape == (notes_count, terms) and sections.shape[1] == terms
+            and all(a[n].ndim == 1 and a[n].dtype.kind == "i" for n in ARRAYS[:4])
+            and len(section_note) == len(a["section_number"]) == rows
+            and len(a["section_start"]) == len(a["section_end"]) == notes_count
+            and a["idf"].shape == a["rare"].shape == (terms,) and a["rare"].dtype == bool
+            and a["concepts"].ndim == 2 and a["concepts"].shape[0] == terms
+            and (rows == 0 or 0 <= section_note.min() <= section_note.max() < notes_count))
+
+
+def _strings(value: object) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError("not a list of strings")
+    return value
+
+
+def _matrix(stored: Any, name: str) -> sparse.csr_matrix:
+    shape = tuple(int(n) for n in stored[f"{name}_shape"])
+    matrix = sparse.csr_matrix((stored[f"{name}_data"], stored[f"{name}_indices"], stored[f"{name}_indptr"]), shape=shape)
+    matrix.check_format(full_check=True)  # every index in range: scipy's C code trusts them from here on
+    return matrix
 
 
 def build_index(corpus: Corpus) -> TextIndex:
