@@ -117,7 +117,7 @@ def test_side_note_shape(vault):
     note = side_note(entry)
     lines = note.splitlines()
     assert lines[0] == "---" and lines[1] == "Walk note (hyp-2026-11-30-001, confidence low)"
-    assert lines[-1].startswith("Refs: Kitchen/Sourdough Starter.md#^feeding-schedule")
+    assert lines[-1].startswith('Refs: "Kitchen/Sourdough Starter.md#^feeding-schedule"')  # each ref quoted
     assert "Why it might matter" in note
 
 

@@ -6,12 +6,14 @@ context-injection JSON, or nothing: it never blocks a prompt, and silence is the
 is framed as optional, so the model does not take it for the task. On stop it infers what became
 of the last note: mentioned in the answer means engaged, not mentioned means ignored; pushback in
 the next prompt means rejected. Nothing here rescans the vault: surfacing reads the pool and a
-cached vocabulary.
+cached vocabulary, and of a transcript only its tail. The note text goes out framed as quoted data
+(``walker.surface.framed``), never as instructions.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import threading
@@ -22,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from walker.errors import WalkerError
-from walker.surface import feedback, last_surfaced, log_surfaced, side_note, surface
+from walker.safefile import MB, SETTINGS_LIMIT, NotAFile, TooLarge, read_tail, read_text, write_atomic
+from walker.surface import feedback, framed, last_surfaced, log_surfaced, surface
 
 CLIENTS = {
     "claude-code": {"prompt": "UserPromptSubmit", "stop": "Stop", "settings": ".claude/settings.json",
@@ -37,6 +40,7 @@ PUSHBACK = re.compile(r"\b(?:not relevant|irrelevant|that's wrong|that is wrong|
 INPUT_LIMIT = 1024 * 1024  # bytes of hook JSON read from the client; a longer prompt gets silence
 ANSWER_WITHIN = 8.0  # seconds; the installed hooks give the client's timeout as 10
 HOOK_PULL_LIMIT = 5  # a pull inside a chat: enough angles for one reply (`walker surface` lists them all)
+TRANSCRIPT_TAIL = 8 * MB  # of a chat transcript (it can hold gigabytes): the last answer is near its end
 
 
 class HookError(WalkerError):
@@ -87,8 +91,8 @@ def on_prompt(client: str, vault: Path, payload: dict[str, Any], now: datetime |
         return None
     turn_id = f"{session}:{now.isoformat()}" if session else now.isoformat()
     log_surfaced(vault, result, now, turn_id)
-    notes = "\n\n".join(side_note(entry) for entry in result.surfaced)
-    return {"hookSpecificOutput": {"hookEventName": CLIENTS[client]["prompt"], "additionalContext": f"{FRAME}\n\n{notes}"}}
+    context = f"{FRAME}\n\n{framed(result.surfaced)}"
+    return {"hookSpecificOutput": {"hookEventName": CLIENTS[client]["prompt"], "additionalContext": context}}
 
 
 def on_stop(client: str, vault: Path, payload: dict[str, Any], now: datetime | None = None) -> str | None:
@@ -119,24 +123,58 @@ def settings_snippet(client: str, vault: Path, walker: str = "walker") -> dict[s
 
 
 def install(client: str, vault: Path, scope: str, project: Path, walker: str = "walker") -> Path:
-    """Merge the hooks into the client's settings file (project or user scope), keeping what is there."""
+    """Merge the hooks into the client's settings file (project or user scope), keeping what is there.
+
+    The file is replaced whole (a temporary file renamed over it) and never written through a symlink."""
     names = CLIENTS[client]
     path = (project / names["settings"]) if scope == "project" else Path(names["user_settings"]).expanduser()
-    current: dict[str, Any] = {}
-    if path.is_file():
-        try:
-            current = json.loads(path.read_text(encoding="utf-8") or "{}")
-        except ValueError as exc:
-            raise HookError(f"{path} is not valid JSON ({exc}); fix it, or add the hooks by hand "
-                             "(`walker hook show`)") from None
+    current = _settings(path)
     hooks = current.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise HookError(f"{path}: its \"hooks\" is not an object; fix it, or add the hooks by hand (`walker hook show`)")
     for event, groups in settings_snippet(client, vault, walker)["hooks"].items():
         existing = hooks.setdefault(event, [])
-        commands = {h.get("command") for g in existing for h in g.get("hooks", [])}
+        if not isinstance(existing, list):
+            raise HookError(f"{path}: hooks.{event} is not a list; fix it, or add the hooks by hand (`walker hook show`)")
+        commands = {h.get("command") for g in existing if isinstance(g, dict) for h in g.get("hooks", [])
+                    if isinstance(h, dict)}
         existing += [g for g in groups if g["hooks"][0]["command"] not in commands]
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(current, indent=2) + "\n", encoding="utf-8")
+    try:
+        write_atomic(path, json.dumps(current, indent=2) + "\n", _mode(path))
+    except OSError as exc:  # NotAFile among them: a symlink put there since it was read
+        raise HookError(f"{path}: {exc.strerror or exc}; walker did not write it. Add the hooks by hand "
+                        "(`walker hook show`)") from None
     return path
+
+
+def _settings(path: Path) -> dict[str, Any]:
+    """The client's settings as they are: none yet is {}; anything walker cannot merge into is a HookError."""
+    try:
+        text = read_text(path, SETTINGS_LIMIT)
+    except FileNotFoundError:
+        return {}
+    except (NotAFile, TooLarge) as exc:
+        raise HookError(f"{path}: {exc.strerror}; walker will not read or write it. Add the hooks by hand "
+                        "(`walker hook show`)") from None
+    except OSError as exc:
+        raise HookError(f"{path} cannot be read ({exc.strerror or exc})") from None
+    try:
+        current = json.loads(text or "{}")
+    except ValueError as exc:
+        raise HookError(f"{path} is not valid JSON ({exc}); fix it, or add the hooks by hand "
+                        "(`walker hook show`)") from None
+    if not isinstance(current, dict):
+        raise HookError(f"{path} is not a JSON object; fix it, or add the hooks by hand (`walker hook show`)")
+    return current
+
+
+def _mode(path: Path) -> int:
+    """An existing settings file keeps its permissions (a user's 0600 stays private)."""
+    try:
+        return os.lstat(path).st_mode & 0o777
+    except FileNotFoundError:
+        return 0o644
 
 
 def _not_typed_by_a_person(payload: dict[str, Any]) -> bool:
@@ -151,18 +189,24 @@ def _last_answer(payload: dict[str, Any]) -> str | None:
         if isinstance(payload.get(key), str):
             return str(payload[key])
     transcript = payload.get("transcript_path")
-    if not transcript or not Path(str(transcript)).expanduser().is_file():
+    if not transcript:
         return None
-    answer = None
-    for line in Path(str(transcript)).expanduser().read_text(encoding="utf-8", errors="replace").splitlines():
+    try:
+        tail = read_tail(Path(str(transcript)).expanduser(), TRANSCRIPT_TAIL)
+    except OSError:  # missing, unreadable, or not a regular file (a FIFO, a device): never waited on
+        return None
+    lines = tail.decode("utf-8", errors="replace").splitlines()
+    if len(tail) == TRANSCRIPT_TAIL:
+        lines = lines[1:]  # the first line may be cut
+    for line in reversed(lines):
         try:
             entry = json.loads(line)
         except ValueError:
             continue
         message = entry.get("message", entry) if isinstance(entry, dict) else {}
         if isinstance(message, dict) and (message.get("role") == "assistant" or entry.get("type") == "assistant"):
-            answer = _text(message.get("content"))
-    return answer
+            return _text(message.get("content"))
+    return None
 
 
 def _text(content: Any) -> str:

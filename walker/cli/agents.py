@@ -20,7 +20,7 @@ from walker.cli.app import (
 )
 from walker.errors import WalkerError
 from walker.surface import feedback as record_feedback
-from walker.surface import log_surfaced, side_note, surface
+from walker.surface import framed, log_surfaced, surface
 
 
 @main.command("surface")
@@ -41,8 +41,8 @@ def surface_command(vault: Path, turn: str, mode: str | None, turn_id: str | Non
         return
     if not result.surfaced:
         click.echo(f"(silent: {result.silent_reason})", err=True)
-    for entry in result.surfaced:
-        click.echo(side_note(entry))
+        return
+    click.echo(framed(result.surfaced))  # note text, framed as data for an agent that reads this
 
 
 @main.command()
