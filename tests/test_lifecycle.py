@@ -279,12 +279,16 @@ def test_check_finds_and_repairs(walked):
     assert ids[1] in records(vault, "rejected") and ids[0] in records(vault, "active")
 
 
-def test_check_mends_a_discharge_cut_short(walked):
+def test_check_mends_a_discharge_cut_short(walked, monkeypatch):
     vault, ids = walked
-    from walker.inbox import Conclusion, capture
 
-    capture(vault, "Inbox", Conclusion(created="2026-11-30", source="user statement on 2026-11-30",
-                                       statement="It holds.", inspired_by=ids[0]))
+    def cut_short(*args, **kwargs):
+        raise KeyboardInterrupt  # the process dies after the note is written, before the record moves
+    monkeypatch.setattr(lifecycle, "finish_discharge", cut_short)
+    with pytest.raises(KeyboardInterrupt):
+        lifecycle.discharge(PoolStore(vault), "Inbox", ids[0], source="user statement on 2026-11-30",
+                            statement="It holds.", now=NOW)
+    monkeypatch.undo()
     result = cli("check", vault)
     assert result.exit_code == 1 and "half-discharged" in result.output
     repaired = cli("check", vault, "--repair")

@@ -254,8 +254,14 @@ def test_repair_will_not_finish_a_laundered_discharge(walked):
     vault, ids = walked
     from walker.inbox import Conclusion, capture
 
-    capture(vault, "Inbox", Conclusion(created="2026-12-03", source=f"the hypothesis {ids[0]}",
-                                       statement="It holds.", inspired_by=ids[0]))
+    note = capture(vault, "Inbox", Conclusion(created="2026-12-03", source=f"the hypothesis {ids[0]}",
+                                              statement="It holds.", inspired_by=ids[0]))
+    # as if a discharge had written it (a discharge refuses such a source before it writes anything)
+    from walker.inbox import read_note
+    from walker.pool.lifecycle import digest
+
+    front, text = read_note(note)
+    PoolStore(vault).mark_pending(ids[0], str(front["id"]), digest(text))
     result = cli("check", vault, "--repair")
     assert "no evidence" in result.output and (vault / "walks" / "active" / f"{ids[0]}.md").is_file()
 
@@ -328,7 +334,7 @@ def test_a_full_disk_leaves_the_pool_as_it_was(walked, monkeypatch):
 
     monkeypatch.setattr(store_module, "write_atomic", full)
     result = cli("walk", vault, "--now", NOW.replace(hour=9).isoformat(), "--random-seed", "5")
-    assert result.exit_code == 2 and "the disk is full" in result.output and "as it was" in result.output
+    assert result.exit_code == 1 and "the disk is full" in result.output and "as it was" in result.output
     monkeypatch.setattr(store_module, "write_atomic", real)
     assert _pool_state(vault) == before and cli("check", vault).exit_code == 0
 

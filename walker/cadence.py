@@ -120,7 +120,10 @@ def apply_reviews(ws: Workspace, now: datetime) -> lifecycle.Outcome:
     """
     store = ws.pool
     outcome = lifecycle.Outcome()
-    for record in store.records("noteworthy"):
+    noteworthy, active = store.records("noteworthy"), store.records("active")
+    outcome.problems += [f"{broken}; walker leaves it alone until it is mended (`walker check` lists every such "
+                         "problem)" for path, broken in store.skipped.items() if path.parent.name in ("noteworthy", "active")]
+    for record in noteworthy:
         entry = record.record
         choice = entry.human_review_outcome if isinstance(entry, NoteworthyEntry) else ""
         if not choice or choice == "leave":
@@ -131,7 +134,7 @@ def apply_reviews(ws: Workspace, now: datetime) -> lifecycle.Outcome:
             outcome.events += lifecycle.archive(store, record.id, reason="the reviewer chose archive", now=now).events
         else:
             outcome.events += _rewrite(ws, store, record, now, outcome)
-    for record in store.records("active"):
+    for record in active:
         hypothesis = record.record
         if not isinstance(hypothesis, Hypothesis) or not hypothesis.review:
             continue

@@ -45,7 +45,7 @@ class WalkerGroup(click.Group):
             reason = "the disk is full" if exc.errno == errno.ENOSPC else exc.strerror or str(exc)
             where = f" ({exc.filename})" if exc.filename else ""
             click.echo(f"Error: {reason}{where}; nothing more was written", err=True)
-            ctx.exit(2)
+            ctx.exit(1 if exc.errno == errno.ENOSPC else 2)
         except (click.ClickException, click.exceptions.Exit, click.Abort):
             raise
         except Exception as exc:  # a bug: the traceback goes to a file, the user gets one line

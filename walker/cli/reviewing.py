@@ -35,7 +35,9 @@ def pool() -> None:
 @json_option
 def pool_list(vault: Path, status: str | None, as_json: bool) -> None:
     """List pool records: id, status, confidence, impact, claim."""
-    records = list_records(vault, status)
+    records, warnings = list_records(vault, status)
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
     if as_json:
         print_json({"records": records})
         return
@@ -150,7 +152,8 @@ def check(vault: Path, repair: bool, now: str | None, as_json: bool) -> None:
     problems = check_pool(vault)
     mended = lifecycle.Outcome()
     if repair and any(p.repair for p in problems):
-        mended = health.repair(PoolStore(vault), [p for p in problems if p.repair], parse_now(now))
+        mended = health.repair(PoolStore(vault), load_settings(vault).inbox_folder, [p for p in problems if p.repair],
+                               parse_now(now))
         problems = check_pool(vault)
     if as_json:
         print_json({"problems": [p.as_dict() for p in problems], "repaired": mended.events,

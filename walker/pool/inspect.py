@@ -8,17 +8,21 @@ from typing import Any
 
 from walker.errors import WalkerError
 from walker.pool import health
-from walker.pool.records import Hypothesis
+from walker.pool.recordfile import read_plain_file
+from walker.pool.records import Hypothesis, RecordError
 from walker.pool.store import PoolStore
+from walker.safefile import REPORT_LIMIT
 
 
 class RecordNotFound(WalkerError):
     """No pool record has the id asked for."""
 
 
-def list_records(vault: Path | str, status: str | None = None) -> list[dict[str, Any]]:
+def list_records(vault: Path | str, status: str | None = None) -> tuple[list[dict[str, Any]], list[str]]:
+    """The records, one row each, and a warning for each file walker could not read as a record."""
+    store = PoolStore(vault)
     rows = []
-    for record in PoolStore(vault).records():
+    for record in store.records():
         rec = record.record
         if status and status not in (rec.status, record.folder):
             continue
@@ -35,13 +39,16 @@ def list_records(vault: Path | str, status: str | None = None) -> list[dict[str,
             "supporting_refs": list(rec.supporting_refs),
             "path": str(record.path),
         })
-    return rows
+    return rows, [f"{skipped}; left out (`walker check` lists every such problem)" for skipped in store.skipped.values()]
 
 
 def show_record(vault: Path | str, record_id: str) -> dict[str, Any]:
-    for record in PoolStore(vault).records():
+    store = PoolStore(vault)
+    for record in store.records():
         if record.id == record_id or record.path.stem == record_id:
             return {"path": str(record.path), "folder": record.folder, **record.record.as_dict()}
+    if broken := store.skipped_record(record_id):
+        raise RecordError(f"{broken}: mend it in Obsidian (`walker check` lists every such problem)")
     raise RecordNotFound(f"no record {record_id!r} in {Path(vault) / 'walks'}; `walker pool list` shows the ids")
 
 
@@ -56,9 +63,18 @@ def check_pool(vault: Path | str) -> list[health.Problem]:
     root = Path(vault)
     corpus = load_corpus(root)
     index = load_index(corpus)
-    reports = {report.relative_to(root).as_posix(): re.findall(r"\[\[(hyp-[\w-]+)", report.read_text(encoding="utf-8"))
-               for report in sorted((root / "walks" / "reports").glob("*.md"))}
-    conclusion_notes = {str(note.frontmatter["id"]): note.path for note in corpus.notes.values()
-                        if CONCLUSION_ID.fullmatch(str(note.frontmatter.get("id") or ""))}
+    reports: dict[str, list[str]] = {}
+    unreadable = []
+    for report in sorted((root / "walks" / "reports").glob("*.md")):
+        rel = report.relative_to(root).as_posix()
+        try:
+            reports[rel] = re.findall(r"\[\[(hyp-[\w-]+)", read_plain_file(report, REPORT_LIMIT))
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
+            unreadable.append(health.Problem("unreadable", rel, f"a walk report walker cannot read: {reason}"))
+    conclusion_notes: dict[str, list[tuple[str, Any]]] = {}
+    for note in corpus.notes.values():
+        if CONCLUSION_ID.fullmatch(note_id := str(note.frontmatter.get("id") or "")):
+            conclusion_notes.setdefault(note_id, []).append((note.path, note.frontmatter))
     return health.check(PoolStore(root), load_settings(root).inbox_folder, lambda ref: ref_text(corpus, index, ref),
-                        reports, conclusion_notes)
+                        reports, conclusion_notes) + unreadable

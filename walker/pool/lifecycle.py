@@ -17,7 +17,15 @@ from pathlib import Path
 from typing import Any
 
 from walker.errors import WalkerError
-from walker.pool.records import FOLDER_OF_STATUS, NOTEWORTHY_STATUS, Hypothesis, note_link
+from walker.pool.records import (
+    CONTROL,
+    FOLDER_OF_STATUS,
+    NOTEWORTHY_STATUS,
+    Hypothesis,
+    UnreadableRecord,
+    note_link,
+    text_problem,
+)
 from walker.pool.store import PoolStore, StoredRecord, read_record
 from walker.refs import Ref
 
@@ -42,6 +50,9 @@ class Outcome:
 
 def find(store: PoolStore, record_id: str) -> StoredRecord:
     matches = [r for r in store.records() if r.id == record_id or r.path.stem == record_id]
+    if not matches and (broken := store.skipped_record(record_id)):
+        raise LifecycleError(f"{broken}: walker cannot use this record until that is mended in Obsidian "
+                             "(`walker check` lists every such problem)")
     if not matches:
         raise LifecycleError(f"no record {record_id!r} under {store.root}; `walker pool list` shows the ids")
     if len(matches) > 1:
@@ -92,10 +103,13 @@ def discharge(store: PoolStore, inbox_folder: str, record_id: str, *, source: st
               evidence: Iterable[str] = (), now: datetime) -> Outcome:
     """Confirmed: a new conclusion note in the inbox, then the record to discharged/ (§13.1)."""
     # The inbox reads notes (markdown-it): imported where it is needed, so a chat hook stays light.
-    from walker.inbox import Conclusion, capture, conclusions, properties
+    from walker.inbox import Conclusion, capture, conclusions, properties, render, with_id
 
     if not statement.strip():
         raise LifecycleError("a discharge needs --statement: the fact in your own words")
+    evidence = tuple(evidence)
+    for name, text in (("--source", source), ("--statement", statement), *(("--evidence", e) for e in evidence)):
+        user_text(name, text)
     with store.lock():
         record = find(store, record_id)
         if record.record.status not in ("active", "muted"):
@@ -103,16 +117,45 @@ def discharge(store: PoolStore, inbox_folder: str, record_id: str, *, source: st
         why = laundering(source, record)
         if why:
             raise LifecycleError(f"{record.id}: {why}")
-        earlier = conclusions(store.vault, inbox_folder).get(record.id)
+        earlier = [n for n in conclusions(store.vault, inbox_folder).get(record.id, []) if started_here(store, record.id, n)]
         if earlier:  # an earlier attempt wrote the note and stopped before moving the record: finish it
             note = earlier[0]
             source = str(properties(note).get("source") or source)
         else:
-            note = capture(store.vault, inbox_folder, Conclusion(
+            conclusion = with_id(store.vault, inbox_folder, Conclusion(
                 created=now.date().isoformat(), source=source.strip(), statement=statement, inspired_by=record.id,
-                corroborating_refs=record.record.supporting_refs,
-                evidence=tuple(evidence)))
+                corroborating_refs=record.record.supporting_refs, evidence=evidence))
+            store.mark_pending(record.id, conclusion.id, digest(render(conclusion)))
+            try:
+                note = capture(store.vault, inbox_folder, conclusion)
+            except BaseException:
+                store.clear_pending(record.id)  # nothing of the discharge is left: it never started
+                raise
+            try:
+                return finish_discharge(store, record, note, source.strip(), now, Outcome(written=[note]))
+            except OSError:  # a full disk before the record moved: take back the note this discharge wrote
+                if not (store.root / "discharged" / record.path.name).exists():
+                    note.unlink(missing_ok=True)
+                    store.clear_pending(record.id)
+                raise
         return finish_discharge(store, record, note, source.strip(), now, Outcome(written=[note]))
+
+
+def started_here(store: PoolStore, record_id: str, note: Path) -> bool:
+    """Whether ``note`` is the conclusion note the discharge of ``record_id`` under way was writing, word
+    for word: a note someone else put in the inbox, claiming to be it, never finishes a discharge."""
+    from walker.inbox import read_note
+
+    pending = store.pending(record_id)
+    front, text = read_note(note)
+    return pending is not None and (str(front.get("id")), digest(text)) == pending
+
+
+def user_text(name: str, text: str) -> str:
+    """``text`` when it can go into a record as it is; LifecycleError naming the option otherwise."""
+    if why := text_problem(text):
+        raise LifecycleError(f"{name} {why}; a record can hold only plain text")
+    return text
 
 
 def finish_discharge(store: PoolStore, record: StoredRecord, note: Path, source: str, now: datetime,
@@ -126,43 +169,50 @@ def finish_discharge(store: PoolStore, record: StoredRecord, note: Path, source:
     changes = {"status": "discharged", "discharged": now.date().isoformat(), "conclusion_id": conclusion_id,
                "conclusion": link, "discharge_source": source}
     outcome.written.append(store.update_record(record, changes, "discharged"))
-    outcome.events.append(f"discharge: [[{record.id}]] → {conclusion_id} {link} (source: {source})")
+    outcome.events.append(discharge_event(record.id, conclusion_id, link, source))
     store.log(stamp(now), outcome.events)
+    store.clear_pending(record.id)
     return outcome
+
+
+def discharge_event(record_id: str, conclusion_id: str, link: str, source: str) -> str:
+    return f"discharge: [[{record_id}]] → {conclusion_id} {link} (source: {source})"
 
 
 def reject(store: PoolStore, record_id: str, *, evidence: str, now: datetime) -> Outcome:
     """Refuted: to rejected/ with the refuting evidence (§13.2). Kept, so walks do not regenerate it."""
     if not evidence.strip():
         raise LifecycleError("a rejection needs --evidence: what showed the hypothesis wrong")
-    return _move(store, record_id, "rejected", {"rejected": now.date().isoformat(), "rejection_evidence": evidence},
-                 f"reject: [[{{id}}]] evidence: {evidence}", now, allowed=("active", "muted"))
+    return _move(store, record_id, "rejected", {"rejected": now.date().isoformat(),
+                                                "rejection_evidence": user_text("--evidence", evidence)},
+                 "reject", f" evidence: {evidence}", now, allowed=("active", "muted"))
 
 
 def archive(store: PoolStore, record_id: str, *, reason: str, now: datetime) -> Outcome:
-    return _move(store, record_id, "archived", {"archived": now.date().isoformat(), "archive_reason": reason},
-                 f"archive: [[{{id}}]] ({reason})", now, allowed=("active", "muted", NOTEWORTHY_STATUS))
+    return _move(store, record_id, "archived", {"archived": now.date().isoformat(),
+                                                "archive_reason": user_text("--reason", reason)},
+                 "archive", f" ({reason})", now, allowed=("active", "muted", NOTEWORTHY_STATUS))
 
 
 def mute(store: PoolStore, record_id: str, *, now: datetime, reason: str = "muted by the reviewer") -> Outcome:
-    return _move(store, record_id, "muted", {"muted": now.date().isoformat()}, f"mute: [[{{id}}]] ({reason})", now,
+    return _move(store, record_id, "muted", {"muted": now.date().isoformat()}, "mute", f" ({reason})", now,
                  allowed=("active",))
 
 
 def unmute(store: PoolStore, record_id: str, *, now: datetime) -> Outcome:
-    return _move(store, record_id, "active", {"muted": None}, "unmute: [[{id}]]", now, allowed=("muted",))
+    return _move(store, record_id, "active", {"muted": None}, "unmute", "", now, allowed=("muted",))
 
 
-def _move(store: PoolStore, record_id: str, status: str, changes: dict[str, Any], event: str, now: datetime,
-          allowed: tuple[str, ...]) -> Outcome:
+def _move(store: PoolStore, record_id: str, status: str, changes: dict[str, Any], event: str, detail: str,
+          now: datetime, allowed: tuple[str, ...]) -> Outcome:
+    """``event: [[id]]<detail>`` in the log; ``detail`` is the user's text as it is (never a template)."""
     with store.lock():
         record = find(store, record_id)
         current = record.record.status
         if current not in allowed:
             raise LifecycleError(f"{record.id} is {current}; this applies to {' or '.join(allowed)} records")
-        outcome = Outcome()
+        outcome = Outcome(events=[f"{event}: [[{record.id}]]{detail}"])
         outcome.written.append(store.update_record(record, {"status": status, **changes}, FOLDER_OF_STATUS[status]))
-        outcome.events.append(event.format(id=record.id))
         store.log(stamp(now), outcome.events)
         return outcome
 
@@ -176,9 +226,11 @@ def surfaced(store: PoolStore, ids: list[str], mode: str, turn_id: str | None, n
     with store.lock():
         for record_id in ids:  # read only the records shown: a hook must answer fast on a large pool
             path = store.root / "active" / f"{record_id}.md"
-            if path.is_file() and not path.is_symlink():
+            try:
                 record = read_record(path, "active")
-                store.update_record(record, {"idle_walks": 0, "last_surfaced": now.date().isoformat()})
+            except UnreadableRecord:
+                continue  # gone, or broken by a hand edit: `walker check` says so
+            store.update_record(record, {"idle_walks": 0, "last_surfaced": now.date().isoformat()})
         for record_id in ids:
             _conversation_event(store, {"hypothesis_id": record_id, "turn_id": turn_id, "surfaced_at": now.isoformat(),
                                         "mode": mode})
@@ -196,7 +248,8 @@ def conversation_feedback(store: PoolStore, record_id: str, outcome: str, now: d
     _conversation_event(store, {"hypothesis_id": record_id, "turn_id": turn_id, "surfaced_at": surfaced_at,
                                 "outcome": outcome, "recorded_at": now.isoformat()})
     if outcome == "rejected":
-        evidence = f"rejected in conversation{f' (turn {turn_id})' if turn_id else ''}: {turn or 'no reason given'}"
+        evidence = f"rejected in conversation{f' (turn {turn_id[:200]})' if turn_id else ''}: {(turn or 'no reason given')[:2000]}"
+        evidence = CONTROL.sub(" ", evidence)  # what a chat says is evidence, and a record holds plain text
         return reject(store, record_id, evidence=evidence, now=now)
     done = Outcome()
     with store.lock():

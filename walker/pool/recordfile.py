@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -19,7 +18,15 @@ from typing import Any
 import yaml
 from ruamel.yaml import YAML
 
-from walker.pool.records import REVIEWER_HEADING, Hypothesis, NoteworthyEntry, RecordError, read_properties
+from walker import safefile
+from walker.pool.records import (
+    REVIEWER_HEADING,
+    Hypothesis,
+    NoteworthyEntry,
+    UnreadableRecord,
+    conform,
+    read_properties,
+)
 from walker.safeyaml import refuse_aliases
 
 
@@ -41,11 +48,10 @@ class StoredRecord:
 
 
 
-def read_plain_file(path: Path) -> str:
-    """A file's text, refusing to follow a symlink: nothing outside walks/ is read as a record."""
-    descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    with os.fdopen(descriptor, "rb") as handle:
-        return handle.read().decode("utf-8")
+def read_plain_file(path: Path, limit: int = safefile.RECORD_LIMIT) -> str:
+    """A regular file's text, up to ``limit`` bytes: never through a symlink (nothing outside walks/ is read
+    as a record), never blocking on a FIFO, never reading a device."""
+    return safefile.read_text(path, limit)
 
 
 def compose(record: Mapping[str, Any], body: str, reviewer: str) -> str:
@@ -54,15 +60,39 @@ def compose(record: Mapping[str, Any], body: str, reviewer: str) -> str:
 
 
 def read_record(path: Path, folder: str) -> StoredRecord:
+    """The record in ``path``, its properties in the shapes walker reads. Raises ``UnreadableRecord`` naming
+    every problem: a special file, a file too large, text that is not YAML, a property of the wrong shape."""
+    shown = f"{path.parent.parent.name}/{folder}/{path.name}"
     try:
         text = read_plain_file(path)
-        raw_front, body, _ = split_front(text)
+    except OSError as exc:
+        raise UnreadableRecord(shown, [exc.strerror or str(exc)]) from None
+    except UnicodeDecodeError:
+        raise UnreadableRecord(shown, ["not UTF-8 text"]) from None
+    properties, body = parse_record(text, shown)
+    return StoredRecord(path, folder, properties, body)
+
+
+def parse_record(text: str, shown: str) -> tuple[dict[str, Any], str]:
+    """A record file's properties, conformed to their shapes, and its body; ``UnreadableRecord`` otherwise."""
+    raw_front, body, _ = split_front(text)
+    try:
         data = load_yaml(raw_front) if raw_front is not None else None
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise RecordError(f"{path}: {exc}") from exc
+    except (yaml.YAMLError, RecursionError) as exc:
+        raise UnreadableRecord(shown, [f"its properties are not YAML ({str(exc).splitlines()[0][:200]})"]) from None
     if not isinstance(data, dict):
-        raise RecordError(f"{path}: no frontmatter")
-    return StoredRecord(path, folder, {str(k): plain(v) for k, v in data.items()}, body)
+        raise UnreadableRecord(shown, ["no frontmatter"])
+    properties, problems = conform(data)
+    if problems:
+        raise UnreadableRecord(shown, problems, kind="schema")
+    return properties, body
+
+
+def write_all(descriptor: int, data: bytes) -> None:
+    """Write all of ``data`` (``os.write`` may write less than it was given)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(descriptor, view):]
 
 
 def load_yaml(text: str) -> Any:
@@ -70,21 +100,6 @@ def load_yaml(text: str) -> Any:
     are refused, so a hand-edited record cannot expand into gigabytes."""
     refuse_aliases(text)
     return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to a new temporary file beside ``path``, then rename it over ``path``: a crash
-    leaves the old file or the new one, and a symlink at ``path`` is replaced, never followed."""
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def split_front(text: str) -> tuple[str | None, str, int]:
@@ -112,14 +127,3 @@ def dump_yaml(yaml_rt: YAML, data: Any) -> str:
     buffer = io.StringIO()
     yaml_rt.dump(data, buffer)
     return buffer.getvalue()
-
-
-def plain(value: Any) -> Any:
-    """Dates from hand-edited YAML become ISO text, like everything walker writes."""
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
-    return value

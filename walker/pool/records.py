@@ -47,35 +47,145 @@ class RecordError(WalkerError, ValueError):
     """A pool record's frontmatter does not match its schema."""
 
 
+class UnreadableRecord(RecordError):
+    """A file named like a record that walker cannot use until a person mends it: not a regular file, not
+    YAML, or a property of the wrong shape. ``walker check`` names each problem; every other command
+    leaves the file alone and goes on with the records it can read."""
+
+    def __init__(self, path: str, problems: list[str], kind: str = "unreadable") -> None:
+        super().__init__(f"{path}: {'; '.join(problems)}")
+        self.path, self.problems, self.kind = path, tuple(problems), kind
+
+
+# --- the shape of each property ------------------------------------------------------------
+#
+# Checked once, when a record is read (and before walker writes one): what does not fit is a finding
+# for `walker check`, never a crash further on. Lenient where Obsidian is: an emptied property (null)
+# is absent, one text where a list goes is a list of one, and a number or a date where text goes is
+# read as its text.
+
+TEXT, TEXTS, WHOLE = "text", "a list of text", "a whole number"
+TEXT_LIMIT = 20_000  # characters in one property; a walk's claim is a few hundred
+LIST_LIMIT = 200  # items in one list property; a record cites two or three passages
+DEPTH_LIMIT = 8  # nesting inside a reviewer's own property (Obsidian's panel writes none)
+SHAPES = {
+    **dict.fromkeys((
+        "id", "created", "seed", "kind", "claim", "confidence_scheme", "confidence", "impact", "impact_reason",
+        "status", "why_it_matters", "walk", "engine", "via", "title", "review", "review_source",
+        "review_statement", "conclusion", "conclusion_id", "discharge_pending", "discharge_source", "discharged",
+        "rejected", "rejection_evidence", "archived", "archive_reason", "muted", "superseded_by",
+        "last_surfaced", "last_engaged", "rejection_reason", "flagged_value_reason", "human_review_outcome"), TEXT),
+    **dict.fromkeys((
+        "supporting_refs", "applies_when", "never_applies_when", "disconfirm_if", "bridge", "thread", "notes",
+        "ref_digests", "review_evidence", "rewritten_as"), TEXTS),
+    **dict.fromkeys(("expires_after_walks", "idle_walks", "ignored_in_a_row"), WHOLE),
+}
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # tab, newline and return are text
+
+
+class _Misfit(Exception):
+    """One property's value does not have the shape walker reads; the message completes '<key> …'."""
+
+
+def text_problem(text: str) -> str | None:
+    """Why ``text`` cannot be a record's property (a control character, too long), or None."""
+    if bad := CONTROL.search(text):
+        return f"holds a control character (U+{ord(bad.group()):04X})"
+    if len(text) > TEXT_LIMIT:
+        return f"is longer than {TEXT_LIMIT} characters"
+    return None
+
+
+def conform(data: Mapping[Any, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The properties in the shapes walker reads, and what does not fit, one sentence per property."""
+    conformed: dict[str, Any] = {}
+    problems = []
+    for key, value in data.items():
+        name = str(key)
+        try:
+            if why := text_problem(name):
+                raise _Misfit(f"(the property's name) {why}")
+            conformed[name] = _conformed(value, SHAPES.get(name), 0)
+        except _Misfit as misfit:
+            problems.append(f"{name[:80]} {misfit}")
+    return conformed, problems
+
+
+def _conformed(value: Any, shape: str | None, depth: int) -> Any:
+    if value is None:
+        return None
+    if hasattr(value, "isoformat"):  # a date a hand edit left unquoted: ISO text, like everything walker writes
+        value = value.isoformat()
+    if shape == WHOLE:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise _Misfit(f"is {_kind(value)}, not a whole number")
+        return value
+    if shape == TEXTS and not isinstance(value, list):
+        if not isinstance(value, str):
+            raise _Misfit(f"is {_kind(value)}, not {TEXTS}")
+        value = [value]
+    if shape == TEXTS:
+        if len(value) > LIST_LIMIT:
+            raise _Misfit(f"holds more than {LIST_LIMIT} items")
+        return [_conformed(item, TEXT, depth + 1) for item in value if item is not None]
+    if isinstance(value, (str, int, float)):  # a bool is an int
+        text = value if isinstance(value, str) else str(value)
+        if why := text_problem(text):
+            raise _Misfit(why)
+        return text if shape == TEXT else value
+    if shape == TEXT:
+        raise _Misfit(f"is {_kind(value)}, not text" if depth == 0 else f"holds {_kind(value)}, where only text goes")
+    if depth >= DEPTH_LIMIT:  # a reviewer's own property: any shape, within reason
+        raise _Misfit(f"is nested more than {DEPTH_LIMIT} deep")
+    if isinstance(value, list):
+        return [_conformed(item, None, depth + 1) for item in value]
+    if isinstance(value, dict):
+        return {str(k): _conformed(v, None, depth + 1) for k, v in value.items()}
+    raise _Misfit(f"is {_kind(value)}")
+
+
+def _kind(value: Any) -> str:
+    for kind, name in ((bool, "true or false"), (int, "a number"), (float, "a number"), (str, "text"),
+                       (list, "a list"), (dict, "a map")):
+        if isinstance(value, kind):
+            return name
+    return f"a {type(value).__name__}"
+
+
 def validate(record: Mapping[str, Any]) -> list[str]:
     """Problems with a record's frontmatter, as sentences; empty when it is valid."""
-    problems = []
+    record, problems = conform(record)
     noteworthy = record.get("status") == NOTEWORTHY_STATUS or "-noteworthy-" in str(record.get("id", ""))
     for key in NOTEWORTHY_REQUIRED if noteworthy else REQUIRED:
         if key not in record:
             problems.append(f"missing {key}")
     pattern = NOTEWORTHY_ID if noteworthy else HYPOTHESIS_ID
     if not pattern.fullmatch(str(record.get("id", ""))):
-        problems.append(f"id {record.get('id')!r} does not look like {pattern.pattern}")
+        problems.append(f"id {_shown(record.get('id'))} does not look like {pattern.pattern}")
     if not record.get("supporting_refs"):
         problems.append("no supporting_refs")
     if noteworthy:
         if record.get("status") not in (NOTEWORTHY_STATUS, "archived"):
-            problems.append(f"a noteworthy entry is {record.get('status')!r}; it can only be noteworthy or archived")
+            problems.append(f"a noteworthy entry is {_shown(record.get('status'))}; it can only be noteworthy or archived")
         if str(record.get("human_review_outcome") or "") not in REVIEW_OUTCOMES:
             problems.append(f"human_review_outcome must be one of {', '.join(o or '(empty)' for o in REVIEW_OUTCOMES)}")
         return problems
     if record.get("status") not in STATUSES:
-        problems.append(f"status {record.get('status')!r} is not one of {', '.join(STATUSES)}")
+        problems.append(f"status {_shown(record.get('status'))} is not one of {', '.join(STATUSES)}")
     if record.get("confidence") not in CONFIDENCES:
-        problems.append(f"confidence {record.get('confidence')!r} is not one of {', '.join(CONFIDENCES)}")
+        problems.append(f"confidence {_shown(record.get('confidence'))} is not one of {', '.join(CONFIDENCES)}")
     if record.get("impact") not in IMPACTS:
-        problems.append(f"impact {record.get('impact')!r} is not add or rewrite")
+        problems.append(f"impact {_shown(record.get('impact'))} is not add or rewrite")
     if record.get("kind") not in (None, "", *KINDS):
-        problems.append(f"kind {record.get('kind')!r} is not one of {', '.join(KINDS)}")
+        problems.append(f"kind {_shown(record.get('kind'))} is not one of {', '.join(KINDS)}")
     if not isinstance(record.get("expires_after_walks"), int):
         problems.append("expires_after_walks is not a whole number")
     return problems
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "…"
 
 
 # --- records as read --------------------------------------------------------------
@@ -202,10 +312,11 @@ def ref_link(ref: str) -> str:
 
 def render_body(record: Mapping[str, Any]) -> str:
     """The readable part of a record file, everything above ``## Reviewer notes``."""
-    title = record.get("title") or record["id"]
-    lines = [f"# {title}", "", *(f"> {line}" if line else ">" for line in str(record["claim"]).strip().splitlines()), ""]
+    title = record.get("title") or record.get("id") or "Untitled hypothesis"
+    claim = str(record.get("claim") or "")
+    lines = [f"# {title}", "", *(f"> {line}" if line else ">" for line in claim.strip().splitlines()), ""]
     lines.append("**Evidence**")
-    lines += [f"- {ref_link(r)}" for r in record.get("supporting_refs", [])]
+    lines += [f"- {ref_link(r)}" for r in record.get("supporting_refs") or []]
     lines.append("")
     if record.get("status") == NOTEWORTHY_STATUS:
         lines += [f"**Rejected because** {record.get('rejection_reason', '')}", "",
@@ -218,7 +329,7 @@ def render_body(record: Mapping[str, Any]) -> str:
         for key, label in (("applies_when", "Applies when"), ("never_applies_when", "Never when"),
                            ("disconfirm_if", "Wrong if")):
             lines.append(f"**{label}**")
-            lines += [f"- {item}" for item in record.get(key, [])]
+            lines += [f"- {item}" for item in record.get(key) or []]
             lines.append("")
         lines += [f"**Confidence** {record.get('confidence')} · **Impact** {record.get('impact')}: "
                   f"{record.get('impact_reason', '')}", ""]

@@ -38,21 +38,25 @@ from walker.pool.recordfile import (
     compose,
     dump_yaml,
     load_yaml,
+    parse_record,
     read_plain_file,
     read_record,
     reviewer_part,
     round_trip_yaml,
     split_front,
-    write_atomic,
+    write_all,
 )
 from walker.pool.records import (
     FOLDER_OF_STATUS,
     HYPOTHESIS_ID,
     NOTEWORTHY_ID,
     RecordError,
+    UnreadableRecord,
+    conform,
     render_body,
     validate,
 )
+from walker.safefile import REPORT_LIMIT, read_tail, write_atomic
 from walker.safeyaml import refuse_aliases
 
 POOL = "walks"
@@ -81,6 +85,7 @@ LOG_HEADER = "# Walk log\n\nEvery walk event, oldest first. walker appends; it n
 
 
 STAGING_PREFIX = ".staging-"
+PENDING_PREFIX = ".discharge-"  # walks/.discharge-<record id>: the conclusion note a discharge is writing
 READY = "READY"  # in a staging folder: every file is written; the commit may be finished
 LOG_BLOCK = "log-block.md"  # in a staging folder: the walk's entry for log.md
 APPENDED = ("log.md", "surface.jsonl")  # the files walker appends to rather than replaces
@@ -98,6 +103,10 @@ class UnsafePool(WalkerError):
 class PoolWriteError(WalkerError):
     """A write under walks/ failed (disk full, permissions); what was half-written is gone."""
 
+    def __init__(self, message: str, cause: OSError) -> None:
+        super().__init__(message)
+        self.exit_code = 1 if cause.errno == errno.ENOSPC else 2  # a full disk exits 1, as everywhere
+
 
 def _step(name: str) -> None:
     """Called between the file operations of a walk commit. A test seam: tests make it raise
@@ -109,6 +118,9 @@ class PoolStore:
         self.vault = Path(vault)
         self.root = self.vault / POOL
         self.recovered: list[str] = []  # what taking the lock last finished or removed
+        # Files under walks/ that reading passed over (a special file, a broken record), by path: `walker
+        # check` names each problem; other commands warn once and go on with what they could read.
+        self.skipped: dict[Path, UnreadableRecord] = {}
 
     # --- layout ---------------------------------------------------------------
 
@@ -173,11 +185,15 @@ class PoolStore:
         self._make_folder(self.root)
         self.check_folders()
         try:  # read-only and never truncated: a lock file that is not walker's is never changed
-            descriptor = os.open(self.root / name, os.O_RDONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            descriptor = os.open(self.root / name, os.O_RDONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
+                                 | os.O_CLOEXEC, 0o600)
         except OSError as exc:
             if exc.errno == errno.ELOOP:
                 raise UnsafePool(f"{self.root / name} is a symlink; delete it and run the command again") from None
             raise
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):  # a FIFO there would have every command wait
+            os.close(descriptor)
+            raise UnsafePool(f"{self.root / name} is not a plain file; delete it and run the command again")
         try:
             deadline = time.monotonic() + (lock_wait() if wait is None else wait)
             while True:
@@ -225,15 +241,21 @@ class PoolStore:
     # --- records --------------------------------------------------------------
 
     def records(self, *folders: str) -> list[StoredRecord]:
-        """Records in the given folders (all when none), sorted by id. Unreadable files are skipped."""
+        """Records in the given folders (all when none), sorted by id. A file that cannot be used as a
+        record (a special file, a broken property) is left out and kept in ``skipped``."""
         found = []
         for folder in folders or RECORD_FOLDERS:
             for path in sorted((self.root / folder).glob("hyp-*.md")):
                 try:
                     found.append(read_record(path, folder))
-                except RecordError:
-                    continue
+                    self.skipped.pop(path, None)
+                except UnreadableRecord as exc:
+                    self.skipped[path] = exc
         return found
+
+    def skipped_record(self, record_id: str) -> UnreadableRecord | None:
+        """Why the record ``record_id`` was left out by the last reading, if it was."""
+        return next((exc for path, exc in self.skipped.items() if path.stem == record_id), None)
 
     def record_text(self, folder: str, record: Mapping[str, Any]) -> str:
         """A new record as the Markdown file walker writes, after checking its schema and folder."""
@@ -259,6 +281,8 @@ class PoolStore:
         """
         self.check_folders()
         text = read_plain_file(stored.path)
+        shown = stored.path.relative_to(self.vault).as_posix()
+        parse_record(text, shown)  # a hand edit since it was read must not break the rewrite
         raw_front, _, _ = split_front(text)
         refuse_aliases(raw_front or "")
         yaml_rt = round_trip_yaml()
@@ -269,16 +293,40 @@ class PoolStore:
             else:
                 data[key] = value
         target_folder = folder or stored.folder
-        plain = dict(yaml.safe_load(dump_yaml(yaml_rt, data)) or {})
+        front = dump_yaml(yaml_rt, data)
+        plain, problems = conform(load_yaml(front) or {})
+        if problems:
+            raise UnreadableRecord(shown, problems, kind="schema")
         if FOLDER_OF_STATUS.get(str(plain.get("status"))) != target_folder:
             raise RecordError(f"{plain.get('id')}: status {plain.get('status')} does not belong in {target_folder}/")
         reviewer = reviewer_part(text)
         self.ensure()
         target = self.root / target_folder / stored.path.name
-        write_atomic(target, "---\n" + dump_yaml(yaml_rt, data) + "---\n" + render_body(plain) + "\n" + reviewer)
+        write_atomic(target, "---\n" + front + "---\n" + render_body(plain) + "\n" + reviewer)
         if target != stored.path:
             stored.path.unlink()
         return target
+
+    # --- discharges ------------------------------------------------------------
+
+    def mark_pending(self, record_id: str, note_id: str, note_digest: str) -> None:
+        """Before a discharge writes its conclusion note: which note, and a digest of its text. Only a note
+        that matches finishes an interrupted discharge; one planted in the inbox never does."""
+        write_atomic(self.root / f"{PENDING_PREFIX}{record_id}", f"{note_id} {note_digest}\n")
+
+    def pending(self, record_id: str) -> tuple[str, str] | None:
+        """(note id, digest) of the discharge of ``record_id`` under way, if one is."""
+        try:
+            note_id, _, note_digest = read_plain_file(self.root / f"{PENDING_PREFIX}{record_id}", 1024).strip().partition(" ")
+        except (OSError, UnicodeDecodeError):
+            return None
+        return note_id, note_digest
+
+    def clear_pending(self, record_id: str) -> None:
+        self.discard(self.root / f"{PENDING_PREFIX}{record_id}")
+
+    def pending_ids(self) -> list[str]:
+        return sorted(p.name.removeprefix(PENDING_PREFIX) for p in self.root.glob(PENDING_PREFIX + "*"))
 
     # --- walks ----------------------------------------------------------------
 
@@ -306,12 +354,12 @@ class PoolStore:
         except OSError as exc:
             shutil.rmtree(staging, ignore_errors=True)
             raise PoolWriteError(f"could not write walk {walk_id} under {self.root} ({_os_reason(exc)}); "
-                                 "nothing was kept and the pool is as it was") from None
+                                 "nothing was kept and the pool is as it was", exc) from None
         try:
             return self._finish_commit(staging)
         except OSError as exc:
             raise PoolWriteError(f"walk {walk_id} is written but could not be moved into place ({_os_reason(exc)}); "
-                                 "the next walker command finishes it") from None
+                                 "the next walker command finishes it", exc) from None
 
     def _finish_commit(self, staging: Path) -> list[Path]:
         """Move a ready commit's files into place and append its log entry; safe to repeat."""
@@ -359,12 +407,17 @@ class PoolStore:
                 for p in sorted(self.root.glob(STAGING_PREFIX + "*")) if p.is_dir() and not p.is_symlink()]
 
     def runs(self) -> list[dict[str, Any]]:
-        """Past walk_run_records, oldest first."""
+        """Past walk_run_records, oldest first. A file that is no run record is left out and kept in
+        ``skipped``."""
         out = []
         for path in sorted((self.root / "runs").glob("*.yaml")):
             try:
                 data = load_yaml(read_plain_file(path))
-            except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            except OSError as exc:
+                self.skipped[path] = UnreadableRecord(f"{POOL}/runs/{path.name}", [exc.strerror or str(exc)])
+                continue
+            except (UnicodeDecodeError, yaml.YAMLError, RecursionError):
+                self.skipped[path] = UnreadableRecord(f"{POOL}/runs/{path.name}", ["not a YAML run record"])
                 continue
             if isinstance(data, dict):
                 out.append(data)
@@ -398,30 +451,38 @@ class PoolStore:
         if not os.path.lexists(path):
             write_atomic(path, header)
         try:
-            descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC)
+            descriptor = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
         except OSError as exc:
             if exc.errno == errno.ELOOP:
                 raise UnsafePool(f"{path} is a symlink; walker will not write through it. Delete it and run "
                                  "the command again.") from None
             raise
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") as handle:
+        try:
             info = os.fstat(descriptor)
             if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
                 raise UnsafePool(f"{path} is not a plain file of walker's own (it is linked from elsewhere); "
                                  "walker will not write to it. Move it away and run the command again.")
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
+            try:
+                write_all(descriptor, text.encode("utf-8"))
+                os.fsync(descriptor)
+            except BaseException:
+                os.ftruncate(descriptor, info.st_size)  # a full disk leaves no half entry
+                raise
+        finally:
+            os.close(descriptor)
 
     def _log_text(self) -> str:
+        """The end of log.md, where a commit being finished would have logged itself."""
         try:
-            return read_plain_file(self.root / "log.md")
-        except (OSError, UnicodeDecodeError):
+            return read_tail(self.root / "log.md", REPORT_LIMIT, follow=False).decode("utf-8", errors="replace")
+        except OSError:
             return ""
 
 
 def _log_block(heading: str, events: list[str]) -> str:
-    return f"\n## {heading}\n\n" + "".join(f"- {e}\n" for e in events)
+    """One entry of log.md; each event on one line, so a reason or evidence with line breaks in it cannot
+    start a line that looks like another event."""
+    return f"\n## {heading}\n\n" + "".join("- " + " ".join(e.splitlines()) + "\n" for e in events)
 
 
 def _os_reason(exc: OSError) -> str:
