@@ -14,6 +14,7 @@ from typing import Any
 
 import yaml
 
+from walker import safefile
 from walker.errors import WalkerError
 from walker.site.markup import inert
 
@@ -31,6 +32,8 @@ EXTENSIONS: list[Any] = [
 
 
 MARKER = ".walker-site"  # in every folder walker built: the only kind of folder a build replaces
+BUILDING = ".walker-site-building"  # in a build's new folder while it is built: the id of the process building it
+FRESH, OLD = ".walker-site-new-", ".walker-site-old-"  # the folders a build makes beside the site
 
 
 class SiteError(WalkerError):
@@ -123,10 +126,13 @@ def build_site(vault: Path, site_dir: Path, strict: bool = True) -> BuiltSite:
     target = check_output(vault, site_dir)
     target.parent.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
+    remove_stale_builds(target.parent)
     # MkDocs empties its output folder first; it gets a new one of walker's, swapped in when done.
-    fresh = Path(tempfile.mkdtemp(prefix=".walker-site-new-", dir=target.parent))
+    fresh = Path(tempfile.mkdtemp(prefix=FRESH, dir=target.parent))
+    (fresh / BUILDING).write_text(f"{os.getpid()}\n", encoding="utf-8")  # MkDocs leaves dot files alone
     heard = _Warnings()
-    logging.getLogger("mkdocs").addHandler(heard)
+    for name in LOGGERS:
+        logging.getLogger(name).addHandler(heard)
     try:
         with tempfile.TemporaryDirectory(prefix="walker-site-") as workdir:
             config_file = Path(workdir) / "mkdocs.yml"
@@ -135,29 +141,76 @@ def build_site(vault: Path, site_dir: Path, strict: bool = True) -> BuiltSite:
                 build(load_config(config_file=str(config_file), strict=False))
             except (MkDocsException, SystemExit) as exc:
                 raise SiteError(f"the site did not build: {exc}") from exc
-        own = [w for w in heard.messages if not NOTE_PAGE.search(w)]
+            except RecursionError as exc:  # a page nested past what bounds.py flattens: a failed build, not a crash
+                raise SiteError("the site did not build: a page nests too deeply to render") from exc
+        own = [w for name, w in heard.messages if not _about_the_vault(name, w)]
         if strict and own:
             raise SiteError("the site did not build: " + "; ".join(own))
+        (fresh / BUILDING).unlink()
         _relative_404(fresh / "404.html")
         (fresh / MARKER).write_text("Built by walker; `walker site build` replaces this folder.\n", encoding="utf-8")
         _swap_in(vault, fresh, target)
     finally:
-        logging.getLogger("mkdocs").removeHandler(heard)
+        for name in LOGGERS:
+            logging.getLogger(name).removeHandler(heard)
         shutil.rmtree(fresh, ignore_errors=True)
-    notes = [_plain_words(w) for w in heard.messages if NOTE_PAGE.search(w)]
+    notes = [_plain_words(w) for name, w in heard.messages if _about_the_vault(name, w)]
     return BuiltSite(target / "index.html", notes)
 
 
 NOTE_PAGE = re.compile(r"^Doc file 'notes/")  # a warning about a cited note's page, not one it links to
+LOGGERS = ("mkdocs", "walker.site")  # walker.site: a vault file the site skipped (walker.site.reading)
+
+
+def _about_the_vault(logger: str, message: str) -> bool:
+    """A warning about the vault's content (a cited note's page, a file skipped), never one to fail on."""
+    return logger.startswith("walker.site") or bool(NOTE_PAGE.search(message))
+
+
+def remove_stale_builds(folder: Path) -> list[Path]:
+    """Remove what interrupted builds left in ``folder``: a new site folder still marked as being built by a
+    process that is gone, an old site folder (walker's, by its marker) not yet removed after a swap. Nothing
+    without walker's marker is touched. Returns what was removed."""
+    removed = []
+    for path in folder.glob(".walker-site-*"):
+        if path.is_symlink() or not path.is_dir():
+            continue
+        if path.name.startswith(FRESH):
+            stale = _builder_gone(path / BUILDING)
+        elif path.name.startswith(OLD):
+            stale = (path / "site" / MARKER).is_file() and not (path / "site").is_symlink()
+        else:
+            stale = False
+        if stale:
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
+def _builder_gone(marker: Path) -> bool:
+    """Whether the build that wrote ``marker`` is over (its process is gone): a build under way is left be."""
+    try:
+        pid = int(safefile.read_text(marker, 64).strip())
+    except (OSError, ValueError):
+        return False  # no marker of walker's: not walker's to remove
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False  # another user's process
+    return False
 
 
 class _Warnings(logging.Handler):
     def __init__(self) -> None:
         super().__init__(level=logging.WARNING)
-        self.messages: list[str] = []
+        self.messages: list[tuple[str, str]] = []  # (logger, message)
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append(" ".join(record.getMessage().split()))
+        self.messages.append((record.name, " ".join(record.getMessage().split())))
 
 
 def _relative_404(page: Path) -> None:
@@ -183,7 +236,7 @@ def _swap_in(vault: Path, fresh: Path, target: Path) -> None:
     fresh.chmod(0o755)
     old = None
     if target.exists():
-        old = Path(tempfile.mkdtemp(prefix=".walker-site-old-", dir=target.parent))
+        old = Path(tempfile.mkdtemp(prefix=OLD, dir=target.parent))
         os.replace(target, old / "site")
     os.replace(fresh, target)
     if old is not None:

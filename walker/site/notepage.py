@@ -1,5 +1,5 @@
 """A page for each note the walks cite: the note as Obsidian shows it, bounded so no note can stall the
-build (very long, deeply nested or bracket-heavy notes are shortened or flattened, and say so)."""
+build (a very long note is shortened, and says so; the site's Markdown extension flattens deep nesting)."""
 
 from __future__ import annotations
 
@@ -10,27 +10,27 @@ from walker.corpus import Corpus
 from walker.corpus.properties import split_frontmatter
 from walker.pool.store import POOL, StoredRecord
 from walker.refs import note_of
+from walker.safefile import REPORT_LIMIT
 from walker.site.links import BLOCK_ID_AT_END, WIKILINK, SiteLinks, _outside_code, block_anchor
 from walker.site.markup import STATUS_TITLES, as_code, as_text
 from walker.site.obsidian import as_obsidian_shows
+from walker.site.reading import read_text
 
 
 def note_page(root: Path, path: str, page: str, corpus: Corpus, links: SiteLinks,
-               citing: list[StoredRecord]) -> str:
+               citing: list[StoredRecord], text: str | None = None) -> str:
+    """The page of a cited note; ``text``: the note as already read (by default it is read here)."""
     note = corpus.notes[path]
-    try:
-        text = (root / path).read_text(encoding="utf-8", errors="replace").replace("\r\n", "\n")
-    except OSError:
-        text = ""
-    _, body, _ = split_frontmatter(text)
+    if text is None:
+        text = read_note(root, path)
+    _, body, _ = split_frontmatter(text or "")
     body, cut = _cut_long(body)
-    body, capped = _cap_nesting(body)
     # The note's own H1 stays its title; a note without one gets its file name. Either way, one H1.
     heading, _, rest = body.lstrip().partition("\n") if re.match(r"\s*# ", body) else ("", "", body)
     body = "\n".join(filter(None, [heading, as_obsidian_shows(rest, titled=True)]))
     body = _outside_code(body, _block_id_to_attribute)
     body = re.sub(r"(?m)^\^[A-Za-z0-9-]+[ \t]*$", "", body)  # a standalone id under a table: no anchor possible
-    body = _defuse_brackets(links.convert(body, path, page))
+    body = links.convert(body, path, page)
     opener = f"[Open in Obsidian]({links.obsidian_url(path)}) · {as_code(path)}"
     if citing:
         opener += "\n\nCited by " + ", ".join(
@@ -40,9 +40,6 @@ def note_page(root: Path, path: str, page: str, corpus: Corpus, links: SiteLinks
     if cut:
         opener += (f"\n\n!!! note \"Shortened\"\n    This note is long: the page shows its first {cut}. "
                    "Open it in Obsidian to read the rest.")
-    if capped:
-        opener += (f"\n\n!!! warning \"Flattened\"\n    {capped} lines nest lists or quotes deeper than {MAX_NESTING} "
-                   "levels; they are shown at that depth. Obsidian shows the note as written.")
     title, _, rest = body.partition("\n") if heading else (f"# {as_text(note.title)}", "", body)
     return f"{NOT_SEARCHED}{title}\n\n{opener}\n\n{rest}\n"
 
@@ -56,15 +53,6 @@ PAGE_LINES = 3000  # a cited note's page shows at most this many lines...
 
 
 PAGE_CHARS = 200_000  # ...and characters: Python-Markdown slows down sharply on larger pages
-
-
-UNCLOSED_BRACKETS = 32  # more unclosed "[" than this in a note are defused before rendering
-
-
-MAX_NESTING = 16  # Python-Markdown recurses per level: a note nested a thousand deep would stop the build
-
-
-_CONTAINER = re.compile(r"[ \t]*(?:>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))")
 
 
 def _cut_long(body: str) -> tuple[str, str]:
@@ -81,50 +69,6 @@ def _cut_long(body: str) -> tuple[str, str]:
     return kept, f"{len(lines):,} lines"
 
 
-def _defuse_brackets(body: str) -> str:
-    """Brackets that never close are shown as look-alikes (［ and （) when there are many of them.
-    Python-Markdown scans from every ``[`` or ``](`` to its partner, so a note of ten thousand unclosed
-    ``[[`` would take hours to render, and an escape per bracket costs it nearly as much; balanced
-    brackets (every link) stay as they are."""
-    for opener, closer, lookalike in (("[", "]", "［"), ("(", ")", "（")):
-        if body.count(opener) - body.count(closer) < UNCLOSED_BRACKETS:
-            continue
-        unclosed: list[int] = []
-        for at, char in enumerate(body):
-            if char == opener and (at == 0 or body[at - 1] != "\\"):
-                unclosed.append(at)
-            elif char == closer and unclosed:
-                unclosed.pop()
-        if len(unclosed) >= UNCLOSED_BRACKETS:
-            pieces, start = [], 0
-            for at in unclosed:
-                pieces += [body[start:at], lookalike]
-                start = at + 1
-            body = "".join(pieces) + body[start:]
-    return body
-
-
-def _cap_nesting(body: str) -> tuple[str, int]:
-    """Lists and quotes nested deeper than MAX_NESTING are shown at that depth. Returns the text and
-    how many lines were flattened."""
-    capped = 0
-    lines = body.split("\n")
-    for number, line in enumerate(lines):
-        if len(line) - len(line.lstrip()) <= 4 * MAX_NESTING and line.count(">") + line.count("-") < MAX_NESTING:
-            continue  # the common case, decided without a regex
-        markers: list[str] = []
-        at = 0
-        while match := _CONTAINER.match(line, at):
-            markers.append(match.group(0).strip())
-            at = match.end()
-        indent = len(line) - len(line.lstrip(" \t"))
-        if len(markers) > MAX_NESTING or indent > 4 * MAX_NESTING:
-            kept = " ".join(markers[:MAX_NESTING])
-            lines[number] = " " * min(indent, 4 * MAX_NESTING) + kept + " " + line[at:].lstrip()
-            capped += 1
-    return "\n".join(lines), capped
-
-
 def _block_id_to_attribute(line: str) -> str:
     """``text ^id`` -> the same text with an attr_list id (a heading inline, a block on the line after)."""
     match = BLOCK_ID_AT_END.search(line)
@@ -138,11 +82,11 @@ def _block_id_to_attribute(line: str) -> str:
     return f"{text}\n{' ' * len(indent) if not indent.strip().startswith('>') else indent}{attribute}"
 
 
-def cited_notes(corpus: Corpus, root: Path, reports: list[Path], records: list[StoredRecord]) -> list[str]:
-    """Corpus notes that a report or a record links to or cites."""
+def cited_notes(corpus: Corpus, reports: dict[str, str], records: list[StoredRecord]) -> list[str]:
+    """Corpus notes that a report (by file name, its text) or a record links to or cites."""
     links = SiteLinks(corpus, "", {}, {})
     found: set[str] = set()
-    texts = [(f"{POOL}/reports/{p.name}", p.read_text(encoding="utf-8")) for p in reports]
+    texts = [(f"{POOL}/reports/{name}", text) for name, text in reports.items()]
     texts += [(f"{POOL}/{r.folder}/{r.path.name}", r.body) for r in records]
     for source, text in texts:
         for match in WIKILINK.finditer(text):
@@ -167,12 +111,15 @@ def embedded_files(corpus: Corpus, root: Path, cited: list[str]) -> list[str]:
     return sorted(p for p in wanted if p.rsplit(".", 1)[-1].lower() in {"png", "jpg", "jpeg", "gif", "svg", "webp", "avif", "bmp"})
 
 
-def inline_block_ids(path: Path) -> set[str]:
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return set()
+def read_note(root: Path, path: str) -> str | None:
+    """A cited note's text; None (with a warning) when it is no regular file now or is too large."""
+    return read_text(root / path, REPORT_LIMIT, root, links=True)
+
+
+def inline_block_ids(text: str | None) -> set[str]:
     found: set[str] = set()
+    if text is None:
+        return found
 
     def collect(line: str) -> str:
         found.update(m.group(1).lower() for m in BLOCK_ID_AT_END.finditer(line))
@@ -180,8 +127,3 @@ def inline_block_ids(path: Path) -> set[str]:
 
     _outside_code(text, collect)
     return found
-
-
-def plain_file(path: Path) -> bool:
-    """A file of walker's under walks/: never a symlink, which could lead anywhere."""
-    return path.is_file() and not path.is_symlink()

@@ -9,6 +9,7 @@ sanitises again (site/markdown_ext.py).
 
 from __future__ import annotations
 
+import os
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -30,12 +31,14 @@ from walker.pool.records import (
 )
 from walker.pool.store import POOL, PoolStore, StoredRecord
 from walker.refs import note_of
+from walker.safefile import REPORT_LIMIT
 from walker.site.decide import DecideBox
 from walker.site.links import (
     SiteLinks,
 )
 from walker.site.markup import STATUS_TITLES, as_cell, as_text, keep_markup, shorten
-from walker.site.notepage import cited_notes, embedded_files, inline_block_ids, note_page, plain_file
+from walker.site.notepage import cited_notes, embedded_files, inline_block_ids, note_page, read_note
+from walker.site.reading import PICTURE_LIMIT, read_bytes, read_text
 from walker.site.recordpage import dead_refs, decide_box, note_title, record_page
 from walker.site.svg import inline_picture
 
@@ -54,11 +57,13 @@ class SitePage:
 class SiteAsset:
     path: str
     source: Path
+    content: bytes | None = None  # already read (a walk picture); else MkDocs copies ``source``
 
 
 @dataclass
 class Site:
     vault_name: str
+    root: Path  # the vault folder
     pages: list[SitePage] = field(default_factory=list)
     assets: list[SiteAsset] = field(default_factory=list)
     nav: list[Any] = field(default_factory=list)
@@ -80,23 +85,25 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
     store.check_folders()  # walks/ must be the vault's own folder, not a link to somewhere else
     records = store.records()
     runs = store.runs()
-    reports = sorted((p for p in (root / POOL / "reports").glob("*.md") if plain_file(p)),
-                     key=lambda p: p.stem, reverse=True)
+    found = sorted((root / POOL / "reports").glob("*.md"), key=lambda p: p.stem, reverse=True)
+    texts = {p.name: text for p in found if (text := read_text(p, REPORT_LIMIT, root)) is not None}
+    reports = [p for p in found if p.name in texts]  # a FIFO, a device or a link among them is skipped
+    drawings = {p.name: data for p in reports if (data := _drawing(root, p)) is not None}
 
-    cited = cited_notes(corpus, root, reports, records)
+    cited = cited_notes(corpus, texts, records)
+    notes = {path: read_note(root, path) for path in cited}  # each read once, for its anchors and its page
     embedded = embedded_files(corpus, root, cited)
-    links = SiteLinks(corpus, name, _page_of(reports, records, [*cited, *embedded]),
-                      {path: inline_block_ids(root / path) for path in cited})
+    links = SiteLinks(corpus, name, _page_of(reports, drawings, records, [*cited, *embedded]),
+                      {path: inline_block_ids(text) for path, text in notes.items()})
     ages = _ages(runs)
 
-    site = Site(name)
+    site = Site(name, root)
     queue = waiting(records, max((str(run.get("started", "")) for run in runs), default=""))
     site.pages.append(SitePage("index.md", _dashboard(name, records, reports, runs, corpus, queue)))
     site.pages.append(SitePage("reports/index.md", _reports_index(reports, runs)))
     for report in reports:
-        text = report.read_text(encoding="utf-8")
         page = f"reports/{report.name}"
-        site.pages.append(SitePage(page, links.convert(text, f"{POOL}/reports/{report.name}", page),
+        site.pages.append(SitePage(page, links.convert(texts[report.name], f"{POOL}/reports/{report.name}", page),
                                    in_nav=report in reports[:NAV_REPORTS], source=f"{POOL}/reports/{report.name}"))
     site.pages.append(SitePage("hypotheses/index.md", _hypotheses_index(records, ages)))
     read: dict[str, list[Paragraph]] = {}  # cited notes' paragraphs, read once in this build
@@ -113,16 +120,23 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
     citing = _citing(records)
     for path in cited:
         page = f"notes/{path}"
-        site.pages.append(SitePage(page, note_page(root, path, page, corpus, links, citing.get(path, [])), False, path))
-    site.assets += [SiteAsset(f"reports/{p.with_suffix('.svg').name}", p.with_suffix(".svg"))
-                    for p in reports if plain_file(p.with_suffix(".svg"))]
-    site.pictures = _pictures(reports, links)
+        site.pages.append(SitePage(page, note_page(root, path, page, corpus, links, citing.get(path, []), notes[path]),
+                                   False, path))
+    site.assets += [SiteAsset(f"reports/{p.with_suffix('.svg').name}", p.with_suffix(".svg"), drawings[p.name])
+                    for p in reports if p.name in drawings]
+    site.pictures = _pictures(reports, drawings, links)
     site.assets += [SiteAsset(f"notes/{path}", root / path) for path in embedded]
     site.nav = _nav(reports)
     return site
 
 
-def _pictures(reports: list[Path], links: SiteLinks) -> dict[str, tuple[str, str]]:
+def _drawing(root: Path, report: Path) -> bytes | None:
+    """The walk picture beside a report, if it has one (a regular file, not too large)."""
+    picture = report.with_suffix(".svg")
+    return read_bytes(picture, PICTURE_LIMIT, root) if os.path.lexists(picture) else None
+
+
+def _pictures(reports: list[Path], drawings: dict[str, bytes], links: SiteLinks) -> dict[str, tuple[str, str]]:
     """Each report's walk picture, to be drawn inside its page with every note a link to the note's page."""
     def href(page: str) -> Callable[[str], str | None]:
         def of(note: str) -> str | None:
@@ -133,7 +147,7 @@ def _pictures(reports: list[Path], links: SiteLinks) -> dict[str, tuple[str, str
     pictures = {}
     for report in reports:
         picture, page = report.with_suffix(".svg"), f"reports/{report.name}"
-        markup = inline_picture(picture.read_bytes(), href(page)) if plain_file(picture) else None
+        markup = inline_picture(drawings[report.name], href(page)) if report.name in drawings else None
         if markup:
             pictures[page] = (picture.name, markup)
     return pictures
@@ -153,13 +167,14 @@ def _nav(reports: list[Path]) -> list[dict[str, Any]]:
 # --- what the site shows -----------------------------------------------------------
 
 
-def _page_of(reports: list[Path], records: list[StoredRecord], notes: list[str]) -> dict[str, str]:
+def _page_of(reports: list[Path], drawings: dict[str, bytes], records: list[StoredRecord],
+             notes: list[str]) -> dict[str, str]:
     """Vault file -> its page on the site: reports and their pictures, records, cited and embedded notes."""
     mapping: dict[str, str] = {}
     for report in reports:
         mapping[f"{POOL}/reports/{report.name}"] = f"reports/{report.name}"
         picture = report.with_suffix(".svg")
-        if plain_file(picture):
+        if report.name in drawings:
             mapping[f"{POOL}/reports/{picture.name}"] = f"reports/{picture.name}"
     for record in records:
         mapping[f"{POOL}/{record.folder}/{record.path.name}"] = f"hypotheses/{record.path.name}"
@@ -335,9 +350,11 @@ def _kind_label(record: StoredRecord) -> str:
 
 def _log(root: Path, links: SiteLinks) -> str:
     path = root / POOL / "log.md"
-    if not plain_file(path):
+    if not os.path.lexists(path):
         return "# Log\n\nNo walk has run yet.\n"
-    text = path.read_text(encoding="utf-8")
+    text = read_text(path, REPORT_LIMIT, root)
+    if text is None:
+        return "# Log\n\nThe log is not a file walker can read (see the build's warnings).\n"
     blocks = re.split(r"\n(?=## )", text)
     events = [b for b in blocks[1:] if b.strip()]
     body = "\n\n".join(reversed(events))

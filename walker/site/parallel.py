@@ -6,14 +6,14 @@ is known (``on_nav``), the plugin forks one process that renders the last pages 
 reaches one of the child's pages, its render is the child's result, and the log lines the child heard
 are said again here, in page order: the pages, warnings and strict mode are what a one-process build
 gives (a test builds a site both ways and compares). If anything goes wrong in the child, this process
-renders those pages itself.
+renders those pages itself. The result is JSON: data only, so the file can never run code when read.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
-import pickle
 import sys
 import tempfile
 import threading
@@ -23,6 +23,7 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import AnchorLink, TableOfContents
 
 PARALLEL_PAGES = 400  # below this a build is quick, and one process is simpler to follow
 CHILD_SHARE = 0.6  # of the Markdown, by length: this process also reads every page and runs the plugins on it
@@ -57,7 +58,7 @@ class SplitRender:
         for file in for_child:
             if file.page is None:  # as MkDocs would make it on reaching the file
                 Page(None, file, config)
-        handle, name = tempfile.mkstemp(prefix="walker-render-", suffix=".pickle")
+        handle, name = tempfile.mkstemp(prefix="walker-render-", suffix=".json")
         os.close(handle)
         self.result = Path(name)
         child = os.fork()
@@ -74,7 +75,7 @@ class SplitRender:
             self.rendered = {}
             if self.child is not None and os.waitpid(self.child, 0)[1] == 0 and self.result is not None:
                 try:
-                    self.rendered = pickle.loads(self.result.read_bytes())
+                    self.rendered = json.loads(self.result.read_text(encoding="utf-8"))
                 except Exception:  # a half-written result: this process renders those pages itself
                     log.debug("walker: the second core's render could not be read; rendering here")
             self.child = None
@@ -105,10 +106,22 @@ class _Install:
             return
         for name, level, message in done["log"]:
             logging.getLogger(name).log(level, message)
-        page.content, page.toc, page.present_anchor_ids = done["content"], done["toc"], done["anchors"]
+        page.content, page.present_anchor_ids = done["content"], set(done["anchors"])
+        page.toc = TableOfContents([_anchor(item) for item in done["toc"]])
         page._title_from_render = done["title"]
         if done["links"] is not None:
             page.links_to_anchors = {_file(files, uri): links for uri, links in done["links"].items()}
+
+
+def _anchor(item: dict[str, Any]) -> AnchorLink:
+    anchor = AnchorLink(item["title"], item["id"], item["level"])
+    anchor.children = [_anchor(child) for child in item["children"]]
+    return anchor
+
+
+def _as_data(anchor: AnchorLink) -> dict[str, Any]:
+    return {"title": anchor.title, "id": anchor.id, "level": anchor.level,
+            "children": [_as_data(child) for child in anchor.children]}
 
 
 def _file(files: Files, uri: str) -> File:
@@ -146,11 +159,12 @@ def _render_and_exit(files_to_render: list[File], config: MkDocsConfig, files: F
             Page.render(page, config, files)
             links = page.links_to_anchors
             out[file.src_uri] = {
-                "content": page.content, "toc": page.toc, "anchors": page.present_anchor_ids,
+                "content": page.content, "toc": [_as_data(item) for item in page.toc],
+                "anchors": sorted(page.present_anchor_ids or ()),
                 "title": page._title_from_render, "log": heard.lines,
                 "links": None if links is None else {f.src_uri: anchors for f, anchors in links.items()},
             }
-        result.write_bytes(pickle.dumps(out, protocol=pickle.HIGHEST_PROTOCOL))
+        result.write_text(json.dumps(out), encoding="utf-8")
         status = 0
     finally:
         os._exit(status)

@@ -26,10 +26,11 @@ from mkdocs.structure.pages import Page
 
 from walker.site.decide import PLACEHOLDER
 from walker.site.links import obsidian_url
-from walker.site.markdown_ext import SafeHtmlExtension
+from walker.site.markdown_ext import SafeHtmlExtension, safe_meta, safe_toc
 from walker.site.markup import inert
 from walker.site.pages import Site, generate_site
 from walker.site.parallel import SplitRender
+from walker.site.reading import PICTURE_LIMIT, read_bytes
 from walker.site.svg import sanitize_svg
 
 FORBIDDEN_EXTENSIONS = ("pymdownx.snippets", "pymdownx.b64")
@@ -113,18 +114,24 @@ class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
             files.append(File.generated(config, page.path, content=page.markdown, inclusion=inclusion))
         for asset in self.site.assets:
             if asset.path.lower().endswith(".svg"):
-                picture = sanitize_svg(asset.source.read_bytes())
-                if picture is not None:  # an SVG that cannot be made inert is not copied
+                data = asset.content if asset.content is not None else \
+                    read_bytes(asset.source, PICTURE_LIMIT, self.site.root, links=True)
+                picture = sanitize_svg(data) if data is not None else None
+                if picture is not None:  # an SVG that cannot be made inert (or read) is not copied
                     files.append(File.generated(config, asset.path, content=picture))
             else:
                 files.append(File.generated(config, asset.path, abs_src_path=str(asset.source)))
         return files
 
     def on_page_content(self, html: str, /, *, page: Page, config: MkDocsConfig, files: Files) -> str:
-        """Titles reach the theme's ``<title>``, nav and attributes unescaped in places: make them inert.
+        """What the theme prints unescaped is made safe: titles (``<title>``, nav, attributes) inert, the
+        table of contents' ids and titles, and front matter down to a title (a report's is hand-editable).
         A report's walk picture is drawn in the page (sanitised, its notes linked) instead of as an image."""
         assert self.site is not None
-        page.meta["title"] = inert(page.title or "")
+        title = page.title
+        page.meta = safe_meta(page.meta)
+        page.meta["title"] = inert(str(title or ""))
+        safe_toc(page.toc)
         picture = self.site.pictures.get(page.file.src_uri)
         if picture:
             name, markup = picture

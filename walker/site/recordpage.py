@@ -13,7 +13,7 @@ from walker.pool.store import POOL, StoredRecord
 from walker.refs import Ref
 from walker.site.decide import PLACEHOLDER, DecideBox
 from walker.site.links import SiteLinks
-from walker.site.markup import STATUS_TITLES, as_code, as_text, shorten
+from walker.site.markup import STATUS_TITLES, as_cell, as_code, as_text, shorten
 from walker.site.obsidian import as_obsidian_shows
 
 
@@ -31,7 +31,7 @@ def record_page(record: StoredRecord, source: str, page: str, ages: dict[str, in
         lines += [f"**Confirmed** on {as_text(str(data.get('discharged', '')))}: the conclusion note is "
                   f"{links.convert(rec.conclusion, source, page)} "
                   f"{as_code(rec.conclusion_id) + ' ' if rec.conclusion_id else ''}"
-                  f"(source: {as_text(str(data.get('discharge_source', '')))}).", ""]
+                  f"(source: {as_cell(str(data.get('discharge_source', '')))}).", ""]  # one line, as written
     for key, label in (("rejection_evidence", "Rejected"), ("archive_reason", "Archived"), ("superseded_by", "Superseded by")):
         if data.get(key) and rec.status != "rejected-but-noteworthy":
             lines += [f"**{label}**: {as_text(str(data[key]))}", ""]

@@ -13,6 +13,8 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 
+from walker.site.markdown_ext import safe_classes, safe_id
+
 SVG = "http://www.w3.org/2000/svg"
 XLINK = "http://www.w3.org/1999/xlink"
 ELEMENTS = frozenset(
@@ -93,6 +95,12 @@ def _clean(element: ET.Element) -> None:
             del element.attrib[name]
         elif local == "style" and re.search(r"url\s*\(|@import|expression", value, re.IGNORECASE):
             del element.attrib[name]
+        elif local in ("id", "class"):  # the page's rule for ids and classes: the picture is drawn inside a page
+            kept = safe_id(value) if local == "id" else safe_classes(value)
+            if kept is None:
+                del element.attrib[name]
+            else:
+                element.attrib[name] = kept
 
 
 def _local(tag: str) -> str:
