@@ -246,6 +246,31 @@ def test_gitignore_matching_agrees_with_pathspec():
             assert ours.excludes(path) == spec.match_file(path), (lines, path)
 
 
+def test_the_precheck_of_all_patterns_at_once_changes_no_answer():
+    """One timed search of every pattern answers for the paths none matches; the rest are matched one by
+    one. Patterns that would mean something else inside it (a backreference, a flag) stay out of it."""
+    from walker.corpus.filters import Budget, GlobRules, RegexFilters, UserRules
+
+    filters = ["Archive/", "/^scratch/", "/(x)\\1/", "/(?-i:Case)/", "/(?P<n>q)(?P=n)/", "/\\.pdf$/"]
+
+    def rules(budget):
+        return UserRules(RegexFilters("app.json", "Obsidian Excluded files", filters, budget),
+                         GlobRules(".gitignore", ".gitignore", GITIGNORE[:12], budget),
+                         GlobRules("walker.toml", "walker.toml exclude", ["Attic/**", "!Attic/keep.md"], budget),
+                         budget)
+
+    with_precheck = rules(Budget())
+    one_by_one = rules(Budget())
+    one_by_one._precheck.dropped = "switched off for this test"
+    paths = PATHS + ["Archive/a.md", "SCRATCH.md", "axxb.md", "Case.md", "case.md", "qq.md", "a.PDF",
+                     "Attic/a.md", "Attic/keep.md", "plain/Note.md"]
+    answers = [with_precheck.reason(path) for path in paths]
+    assert answers == [one_by_one.reason(path) for path in paths]
+    assert answers[paths.index("axxb.md")] == "Obsidian Excluded files: /(x)\\1/"
+    assert answers[paths.index("Case.md")] and not answers[paths.index("case.md")]
+    assert answers[paths.index("plain/Note.md")] is None and not with_precheck.warnings()
+
+
 def test_a_glob_that_runs_out_of_time_is_dropped_and_the_others_still_decide():
     """No glob found so far backtracks under the regex module, so the slow one is planted here: the
     time limit is what makes that a finding about the glob, not a fact about the module."""

@@ -16,6 +16,11 @@ Compiling is bounded as well: a pattern longer than ``MAX_LENGTH`` or whose coun
 ``MAX_REPEAT_WEIGHT`` (``((a{100}){100}){100}`` takes the ``regex`` module a second to compile) is
 refused, each file gives at most ``MAX_PATTERNS`` patterns, and compiling spends the same budget.
 
+Most paths match no pattern at all, and the timeout costs more than a simple match, so ``UserRules``
+first searches for all the patterns at once (one timed search a path, the precheck); only a path it
+finds is matched pattern by pattern. Past the budget, or once the precheck itself runs out of time,
+every pattern is matched on its own, so that the slow one is found and dropped.
+
 A dropped pattern is as if it were absent for the rest of the scan. For a pattern meant to exclude,
 that lets the files it kept out into the corpus, where walks may read and quote them; failing closed
 instead (dropping every file) would let one bad line stop walker on the whole vault. Either way the
@@ -54,6 +59,7 @@ class Budget:
         self.per_path = per_path
         self.spent = 0.0
         self.paths = 0  # paths matched so far: the caller counts each once
+        self.drops = 0  # patterns dropped so far: a precheck built before a drop is out of date
 
     @property
     def allowed(self) -> float:
@@ -79,6 +85,7 @@ class UserPattern:
     text: str
     compiled: regex.Pattern[str] | None  # None: an Obsidian path prefix, which runs no regular expression
     excludes: bool = True  # False: a .gitignore "!pattern", which takes paths back in
+    in_precheck: bool = False  # searched within the precheck (it refers to no group by number, sets no flag)
     spent: float = 0.0
     calls: int = 0
     dropped: str | None = None  # why it no longer applies
@@ -126,6 +133,8 @@ class _Rules:
                 pattern.dropped = f"was still in use when the scan had spent twice its {budget.allowed:.2g} s for patterns"
             if pattern.dropped:
                 found = None
+        if pattern.dropped:
+            budget.drops += 1
         return found
 
     def _compile(self, text: str, flags: int = 0) -> regex.Pattern[str]:
@@ -169,13 +178,17 @@ class RegexFilters(_Rules):
         for item in self._capped(items):
             if len(item) > 2 and item.startswith("/") and item.endswith("/"):
                 try:
-                    self.patterns.append(UserPattern(item, self._compile(item[1:-1], regex.IGNORECASE)))
+                    compiled = self._compile(item[1:-1], regex.IGNORECASE)
                 except _Refused as refused:
                     self._refuse(item, str(refused))
+                    continue
+                self.patterns.append(UserPattern(item, compiled, in_precheck=_combinable(item[1:-1])))
             else:
                 self.patterns.append(UserPattern(item, None))
 
-    def first_match(self, path: str) -> UserPattern | None:
+    def first_match(self, path: str, precheck_found: bool = True) -> UserPattern | None:
+        """The first filter that matches ``path``; the regular expressions in the precheck are skipped
+        when it found nothing."""
         lower: str | None = None
         for pattern in self.patterns:
             if pattern.dropped:
@@ -184,19 +197,19 @@ class RegexFilters(_Rules):
                 lower = path.lower() if lower is None else lower
                 if lower.startswith(pattern.text.lower()):
                     return pattern
-            elif self._search(pattern, pattern.compiled, path) is not None:
+            elif (precheck_found or not pattern.in_precheck) and self._search(pattern, pattern.compiled, path):
                 return pattern
         return None
+
+    def precheck_parts(self) -> list[str]:
+        return [f"(?i:{p.compiled.pattern})" for p in self.patterns
+                if p.in_precheck and p.compiled is not None and not p.dropped]
 
 
 class GlobRules(_Rules):
     """Gitignore patterns, as git reads them: the last pattern that matches decides, and a pattern that
     matches the file outranks one that matches a folder above it (pathspec's GitIgnoreSpec, whose
-    translation to regular expressions this reuses, recompiled with a time limit).
-
-    Most paths match no pattern, so one search of all the patterns at once (the precheck) answers for
-    those; only a path it finds is matched pattern by pattern. Past the budget, or once the precheck
-    itself runs out of time, every pattern is matched on its own, so that the slow one is found."""
+    translation to regular expressions this reuses, recompiled with a time limit)."""
 
     def __init__(self, origin: str, label: str, lines: Iterable[str], budget: Budget) -> None:
         super().__init__(origin, label, budget)
@@ -209,17 +222,18 @@ class GlobRules(_Rules):
             if parsed.include is None or parsed.regex is None:
                 continue
             try:
-                self.patterns.append(UserPattern(line, self._compile(parsed.regex.pattern), bool(parsed.include)))
+                compiled = self._compile(parsed.regex.pattern)
             except _Refused as refused:
                 self._refuse(line, str(refused))
+                continue
+            self.patterns.append(UserPattern(line, compiled, bool(parsed.include), in_precheck=True))
         self._live = list(self.patterns)  # the patterns not dropped, in file order
-        self._precheck = UserPattern(f"{label} (all patterns at once)", None)
-        self._combined: regex.Pattern[str] | None = None
-        self._combined_of = -1  # how many patterns were live when the precheck was compiled
+        self._drops = 0
 
     def excludes(self, path: str) -> bool:
-        if not self._live or not self._may_match(path):
-            return False
+        if self._drops != self.budget.drops:
+            self._live = [p for p in self._live if not p.dropped]
+            self._drops = self.budget.drops
         decided: UserPattern | None = None
         rank = 0
         for pattern in reversed(self._live):  # the last match decides; a match of the file itself is final
@@ -233,27 +247,76 @@ class GlobRules(_Rules):
                 decided, rank = pattern, this
             if this == 2:
                 break
-        if any(p.dropped for p in self._live):
-            self._live = [p for p in self._live if not p.dropped]
-            if self._precheck.dropped and not self.budget.over:  # it may have been slow for the dropped one only
-                self._precheck = UserPattern(self._precheck.text, None)
         return decided is not None and decided.excludes
 
-    def _may_match(self, path: str) -> bool:
-        """False when no pattern matches ``path``, as one search of all of them says."""
-        precheck = self._precheck
-        if precheck.dropped or self.budget.over:
+    def precheck_parts(self) -> list[str]:
+        return [f"(?:{p.compiled.pattern})" for p in self._live if p.compiled is not None and not p.dropped]
+
+
+class UserRules(_Rules):
+    """Obsidian's Excluded files, then .gitignore, then walker.toml's exclude, behind one precheck."""
+
+    def __init__(self, obsidian: RegexFilters, gitignore: GlobRules | None, configured: GlobRules | None,
+                 budget: Budget) -> None:
+        super().__init__("", "all user patterns at once", budget)
+        self.obsidian = obsidian
+        self.globs = [rules for rules in (gitignore, configured) if rules is not None]
+        self._precheck = UserPattern(self.label, None)
+        self._combined: regex.Pattern[str] | None = None
+        self._built_at = -1  # budget.drops when the precheck was compiled
+
+    def reason(self, path: str) -> str | None:
+        """Why the user's patterns keep ``path`` out of the corpus, or None."""
+        self.budget.paths += 1
+        found = self._precheck_finds(path)
+        matched = self.obsidian.first_match(path, found)
+        if matched:
+            return f"{self.obsidian.label}: {matched.text}"
+        if found:
+            for rules in self.globs:
+                if rules.excludes(path):
+                    return rules.label
+        return None
+
+    def warnings(self) -> list[tuple[str, str]]:
+        return [w for rules in (self.obsidian, *self.globs) for w in rules.warnings()]
+
+    def _precheck_finds(self, path: str) -> bool:
+        """False when no pattern in the precheck matches ``path``."""
+        budget, precheck = self.budget, self._precheck
+        if budget.over:
             return True
-        if self._combined_of != len(self._live):
-            self._combined_of = len(self._live)
+        if self._built_at != budget.drops:
+            self._built_at = budget.drops
+            if precheck.dropped and precheck.dropped.startswith("took"):
+                precheck.dropped = None  # it may have been slow for a pattern dropped since
+            parts = self.obsidian.precheck_parts() + [part for rules in self.globs for part in rules.precheck_parts()]
             try:
-                self._combined = self._compile("|".join(f"(?:{p.compiled.pattern})" for p in self._live
-                                                        if p.compiled is not None))
+                self._combined = self._compile("|".join(parts)) if parts else None
             except _Refused:
                 precheck.dropped = "could not be compiled"
-                return True
-        assert self._combined is not None
-        return self._search(precheck, self._combined, path) is not None or precheck.dropped is not None
+        if precheck.dropped:
+            return True
+        if self._combined is None:
+            return False
+        found = self._search(precheck, self._combined, path) is not None
+        if precheck.dropped:  # out of time: the patterns one by one find the slow one; rebuilt once it is dropped
+            self._built_at = budget.drops
+            return True
+        return found
+
+
+def _combinable(text: str) -> bool:
+    """Whether a user's regular expression means the same inside the precheck: it refers to no group by
+    number or name (the numbers shift there) and sets no flag (a flag there would reach the others)."""
+    if re.search(r"\\[1-9gk]", text):
+        return False
+    start = text.find("(?")
+    while start >= 0:
+        if not text.startswith((":", "=", "!", "<=", "<!", "P<"), start + 2):
+            return False
+        start = text.find("(?", start + 2)
+    return True
 
 
 def _pattern_lines(lines: Iterable[str]) -> Iterable[str]:

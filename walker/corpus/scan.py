@@ -23,7 +23,7 @@ from pathlib import Path
 
 from walker import safefile
 from walker.config import Settings, read_settings_file
-from walker.corpus.filters import Budget, GlobRules, RegexFilters
+from walker.corpus.filters import Budget, GlobRules, RegexFilters, UserRules
 from walker.corpus.model import Skipped, VaultFile
 
 POOL_FOLDER = "walks"
@@ -187,10 +187,7 @@ def read_regular(path: str, limit: int, expected: int) -> bytes:
 class ExclusionRules:
     templates: str | None
     template_like: bool  # any folder named like "01 Templates": true unless walker.toml names the folder
-    user_filters: RegexFilters
-    gitignore: GlobRules | None
-    configured: GlobRules | None
-    budget: Budget  # the time all three may spend on one scan
+    user: UserRules  # Obsidian's Excluded files, .gitignore and exclude, under one time budget
 
     @classmethod
     def load(cls, root: Path, settings: Settings, app: dict[str, object],
@@ -203,11 +200,12 @@ class ExclusionRules:
         return cls(
             templates=_templates_folder(root, settings, warnings),
             template_like=settings.templates_folder is None,
-            user_filters=RegexFilters(".obsidian/app.json", "Obsidian Excluded files", filters, budget),
-            gitignore=GlobRules(".gitignore", ".gitignore", lines, budget) if lines else None,
-            configured=GlobRules("walker.toml", "walker.toml exclude", settings.exclude, budget)
-            if settings.exclude else None,
-            budget=budget,
+            user=UserRules(
+                RegexFilters(".obsidian/app.json", "Obsidian Excluded files", filters, budget),
+                GlobRules(".gitignore", ".gitignore", lines, budget) if lines else None,
+                GlobRules("walker.toml", "walker.toml exclude", settings.exclude, budget) if settings.exclude else None,
+                budget,
+            ),
         )
 
     def reason(self, path: str) -> str | None:
@@ -219,19 +217,11 @@ class ExclusionRules:
             return "templates folder"
         if self.template_like and any("template" in part for part in lower.split("/")[:-1]):
             return "templates folder (its name says template)"
-        self.budget.paths += 1
-        matched = self.user_filters.first_match(path)
-        if matched:
-            return f"Obsidian Excluded files: {matched.text}"
-        if self.gitignore and self.gitignore.excludes(path):
-            return ".gitignore"
-        if self.configured and self.configured.excludes(path):
-            return "walker.toml exclude"
-        return None
+        return self.user.reason(path)
 
     def warnings(self) -> list[tuple[str, str]]:
         """What the scan refused or dropped of the user's patterns, by the file they come from."""
-        return [w for rules in (self.user_filters, self.gitignore, self.configured) if rules for w in rules.warnings()]
+        return self.user.warnings()
 
 
 def _templates_folder(root: Path, settings: Settings, warnings: list[tuple[str, str]]) -> str | None:
