@@ -50,7 +50,7 @@ print(json.dumps({"seconds": time.perf_counter() - start, "peak_mb": peak / 1024
 def fill_pool(vault: Path, hypotheses: int, reports: int, seed: int = 1) -> None:
     from walker.corpus import load_corpus
     from walker.pool.store import PoolStore
-    from walker.walk.candidate import Candidate, hypothesis_record
+    from walker.walk.candidate import Candidate, End, hypothesis_record
 
     rng = random.Random(seed)
     corpus = load_corpus(vault)
@@ -71,7 +71,7 @@ def fill_pool(vault: Path, hypotheses: int, reports: int, seed: int = 1) -> None
                 supporting_refs=(f"{a}#Notes", f"{b}#Notes"), confidence="low", impact="add",
                 impact_reason="the two notes are not linked yet", applies_when=(f"Working on {Path(a).stem}.",),
                 never_applies_when=("During an outage.",), disconfirm_if=("The passages disagree.",),
-                bridge=({"path": a}, {"path": b}), title=f"{Path(a).stem} ↔ {Path(b).stem}")
+                bridge=(End(a), End(b)), title=f"{Path(a).stem} ↔ {Path(b).stem}")
             record_id = f"hyp-{day}-{len(ids) + 1 + (r // 336) * 100:03d}"
             status = rng.choice(["active"] * 6 + ["archived", "rejected", "discharged"])
             record = hypothesis_record(candidate, id=record_id, created=day, seed="s", walk_id=walk_id,

@@ -11,12 +11,20 @@ from conftest import SAMPLE_VAULT
 
 from walker.cli import main
 from walker.walk import critic
-from walker.walk.candidate import Candidate
+from walker.walk.candidate import Candidate, End
 from walker.walk.critic import CriticContext, PoolClaim, gate, judge
 from walker.workspace import Workspace
 
 STARTER = "Kitchen/Sourdough Starter.md"
 BACKPRESSURE = "Systems/Backpressure.md"
+STARTER_SAYS = "A starter fed faster than it can ferment never peaks and turns weak and soupy."
+
+
+def ends(refs, passages=None):
+    """A bridge's ends: each ref with the passage the candidate quotes from it (none when not given)."""
+    return tuple(End(ref.partition("#")[0], ref=ref, passage=passage)
+                 for ref, passage in zip(refs, passages or [""] * len(refs)))
+
 
 GOOD = Candidate(
     title="Sourdough Starter ↔ Backpressure",
@@ -31,8 +39,9 @@ GOOD = Candidate(
     never_applies_when=("Debugging a production queue during an outage.",),
     disconfirm_if=("Read side by side, “faster” means something different in Sourdough Starter than in Backpressure.",),
     why_it_matters="What the vault knows about bounded queues may say when to feed.",
-    bridge=({"path": STARTER, "ref": f"{STARTER}#^feeding-schedule", "group": "seed"},
-            {"path": BACKPRESSURE, "ref": f"{BACKPRESSURE}#^never-faster", "group": "far"}),
+    bridge=(End(STARTER, ref=f"{STARTER}#^feeding-schedule", group="seed", passage=STARTER_SAYS),
+            End(BACKPRESSURE, ref=f"{BACKPRESSURE}#^never-faster", group="far",
+                passage="Never accept work faster than you can finish it.")),
     grounding={"rare_terms": ["faster"], "via": None},
 )
 
@@ -88,21 +97,29 @@ def change(**fields):
                    "Sourdough Starter: “A starter fed faster than it can ferment never peaks and turns weak and "
                    "soupy.” Rhythm and Meter: “It works only because the listener feels the grid.”"),
             supporting_refs=(f"{STARTER}#^feeding-schedule", "Music/Rhythm and Meter.md#^syncopation"),
-            bridge=({"ref": f"{STARTER}#^feeding-schedule"}, {"ref": "Music/Rhythm and Meter.md#^syncopation"}))),
+            bridge=ends((f"{STARTER}#^feeding-schedule", "Music/Rhythm and Meter.md#^syncopation"),
+                        (STARTER_SAYS, "It works only because the listener feels the grid.")))),
         ("homonym", change(  # "rests" in music and "everything rests on quorum": one word, two senses
             claim=("Rhythm and Meter and Consensus may be two views of one pattern around “rests”. Rhythm and Meter: "
                    "“Beginners rush through rests; good players wait them out fully.” Consensus: “Everything rests on "
                    "Quorum intersection.”"),
             supporting_refs=("Music/Rhythm and Meter.md#^rests", "Systems/Consensus.md#Families"),
-            bridge=({"ref": "Music/Rhythm and Meter.md#^rests"}, {"ref": "Systems/Consensus.md#Families"}),
+            bridge=ends(("Music/Rhythm and Meter.md#^rests", "Systems/Consensus.md#Families"),
+                        ("Beginners rush through rests; good players wait them out fully.",
+                         "Everything rests on Quorum intersection.")),
             grounding={"rare_terms": ["rests"], "via": "Questions.md"})),
         ("repeated-text", change(claim=(  # one stock sentence pasted into two notes
             "Sourdough Starter and Backpressure may be two views of one pattern around “faster”. Sourdough Starter: "
             "“A starter fed faster than it can ferment never peaks and turns weak and soupy.” Backpressure: "
-            "“A starter fed faster than it can ferment never peaks and turns soupy.”"))),
+            "“A starter fed faster than it can ferment never peaks and turns soupy.”"),
+            bridge=ends(GOOD.supporting_refs, (STARTER_SAYS, "A starter fed faster than it can ferment never peaks and "
+                                                             "turns soupy.")))),
         ("homonym", change(grounding={"rare_terms": ["starter"], "via": None},  # the thread word is in a title only
                            claim=GOOD.claim.replace("never peaks", "never rises").replace("faster", "quicker", 1)
-                           .replace("fed faster", "fed more"))),
+                           .replace("fed faster", "fed more"),
+                           bridge=ends(GOOD.supporting_refs, (
+                               STARTER_SAYS.replace("never peaks", "never rises").replace("fed faster", "fed more"),
+                               GOOD.bridge[1].passage)))),
     ],
 )
 def test_each_rule_rejects_what_it_names(ctx, rule, bad):
@@ -175,7 +192,8 @@ def test_one_shared_word_within_one_subject_is_not_a_homonym(ctx):
                "“A starter fed faster than it can ferment never peaks and turns weak and soupy.” Fermentation: "
                "“The ferment protects itself once it gets going; the first few days are the vulnerable part.”"),
         supporting_refs=(f"{STARTER}#^feeding-schedule", fermentation),
-        bridge=({"ref": f"{STARTER}#^feeding-schedule"}, {"ref": fermentation}))
+        bridge=ends((f"{STARTER}#^feeding-schedule", fermentation), (
+            STARTER_SAYS, "The ferment protects itself once it gets going; the first few days are the vulnerable part.")))
     assert "homonym" not in fired(same_subject, ctx)
     assert "homonym" not in fired(GOOD, ctx)  # "fed faster than it can" / "work faster than you can": one sense
     assert "repeated-text" not in fired(GOOD, ctx) and "repeated-text" not in fired(same_subject, ctx)
@@ -203,8 +221,10 @@ def from_case(case):
             for n, (status, claim, refs) in enumerate(case.pop("pool", []), 1)]
     if "add" in case:
         case["claim"] = f"{GOOD.claim} {case.pop('add')}"
+    passages = case.pop("passages", None)
+    if "supporting_refs" in case or passages:
+        case["bridge"] = ends(case.get("supporting_refs", GOOD.supporting_refs), passages)
     if "supporting_refs" in case:
-        case["bridge"] = tuple({"path": r.partition("#")[0], "ref": r} for r in case["supporting_refs"])
         case.setdefault("grounding", {"rare_terms": [], "via": None})
     for name in ("supporting_refs", "applies_when", "never_applies_when", "disconfirm_if"):
         if name in case:

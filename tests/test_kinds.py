@@ -263,5 +263,5 @@ def test_two_near_items_are_paired_and_two_middle_or_far_ones_are_not(ws, group,
     critic = CriticContext(ws.corpus, ws.index, {seed, *(i.path for i in items)}, [])
     context = WalkContext(ws.corpus, ws.index, ws.links, hood, critic, {})
     engine = ExtractiveEngine()
-    bridges = {frozenset(end["path"] for end in c.bridge) for c in engine.roam(context, engine.inventory(context))}
+    bridges = {frozenset(end.path for end in c.bridge) for c in engine.roam(context, engine.inventory(context))}
     assert (frozenset(i.path for i in items) in bridges) is found

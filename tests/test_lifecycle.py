@@ -12,7 +12,7 @@ from conftest import SAMPLE_VAULT, copy_vault_files
 from walker.cli import main
 from walker.pool import lifecycle
 from walker.pool.store import PoolStore, read_record
-from walker.walk.candidate import Candidate, hypothesis_record, noteworthy_record
+from walker.walk.candidate import Candidate, End, hypothesis_record, noteworthy_record
 
 NOW = datetime(2026, 11, 30, 7, 0, tzinfo=timezone.utc)
 
@@ -209,7 +209,7 @@ def test_reviews_made_in_the_vault(walked):
 def test_noteworthy_outcomes(walked):
     vault, _ = walked
     store = PoolStore(vault)
-    bridge = ({"path": "Kitchen/Sourdough Starter.md"}, {"path": "Systems/Backpressure.md"})
+    bridge = (End("Kitchen/Sourdough Starter.md"), End("Systems/Backpressure.md"))
     for n in (1, 2, 3):
         entry = noteworthy_record(
             Candidate(claim="Backpressure may state a rule that holds well beyond its own domain: “Never accept work "
@@ -233,7 +233,7 @@ def test_noteworthy_outcomes(walked):
 def noteworthy_entry(vault, n, claim, ref):
     entry = noteworthy_record(
         Candidate(claim=claim, supporting_refs=(ref,), confidence="low", impact="add", impact_reason="",
-                  applies_when=(), never_applies_when=(), disconfirm_if=(), bridge=({"path": ref.partition("#")[0]},),
+                  applies_when=(), never_applies_when=(), disconfirm_if=(), bridge=(End(ref.partition("#")[0]),),
                   title=f"entry {n}"),
         id=f"hyp-2026-11-30-noteworthy-{n:03d}", created="2026-11-30", seed="s", walk_id="2026-11-30-001",
         engine="extractive", rejection_reason="single-source", flagged_value_reason="may cross domains")

@@ -4,13 +4,13 @@ import pytest
 
 from walker.pool.records import RecordError
 from walker.pool.store import PoolBusy, PoolStore, read_record
-from walker.walk.candidate import Candidate, hypothesis_record, noteworthy_record
+from walker.walk.candidate import Candidate, End, hypothesis_record, noteworthy_record
 
 CANDIDATE = Candidate(
     claim="Two notes may share a pattern.", supporting_refs=("A.md#^x", "B.md#Y"), confidence="low", impact="add",
     impact_reason="they are not linked yet, so this adds", applies_when=("When someone is working on A.",),
     never_applies_when=("During an outage.",), disconfirm_if=("The passages disagree about the word.",),
-    bridge=({"path": "A.md"}, {"path": "B.md"}), title="A ↔ B",
+    bridge=(End("A.md"), End("B.md")), title="A ↔ B",
 )
 
 
@@ -101,11 +101,15 @@ def test_record_properties_are_flat_for_obsidian(tmp_path):
     candidate = Candidate(
         claim="c", supporting_refs=("A.md#^x", "B.md#Y"), confidence="low", impact="add", impact_reason="r",
         applies_when=("a",), never_applies_when=("n",), disconfirm_if=("d",),
-        bridge=({"path": "A.md", "group": "seed", "ref": "A.md#^x"}, {"path": "B.md", "group": "far", "ref": "B.md#Y"}),
+        bridge=(End("B.md", group="far", ref="B.md#Y", passage="Work is taken no faster than it is done.", terms=("faster",)),
+                End("A.md", group="seed", ref="A.md#^x", passage="A starter fed faster turns soupy.", terms=("faster",))),
         grounding={"rare_terms": ["faster"], "via": "C.md"})
     data = hypothesis_record(candidate, id="hyp-2026-11-30-001", created="2026-11-30", seed="s", walk_id="w",
                              engine="e", expires_after_walks=12)
-    assert data["bridge"] == ["seed: A.md#^x", "far: B.md#Y"] and data["thread"] == ["faster"]
+    assert data["bridge"] == ["far: B.md#Y", "seed: A.md#^x"] and data["thread"] == ["faster"]
+    # One passage per supporting ref, in the refs' order (not the bridge's), right after the refs.
+    assert data["passages"] == ["A starter fed faster turns soupy.", "Work is taken no faster than it is done."]
+    assert list(data)[list(data).index("supporting_refs") + 1] == "passages"
     assert data["via"] == "[[C|C]]"
     for value in data.values():
         assert not isinstance(value, dict) and not (isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value))
@@ -133,3 +137,19 @@ def test_records_are_read_once_into_types_and_hand_edits_never_crash_the_reader(
     entry = read_properties({"id": "hyp-2026-12-01-noteworthy-001", "status": "archived",
                              "human_review_outcome": "Rewrite", "rejection_reason": "single source"})
     assert isinstance(entry, NoteworthyEntry) and entry.noteworthy and entry.human_review_outcome == "rewrite"
+
+
+def test_a_record_keeps_its_passages_one_per_ref():
+    """The passages a walk quoted are read as data; an older record without them, or a hand edit that changed the
+    refs, reads as none (which passage was whose is lost), never as a misaligned quote."""
+    from walker.pool.records import read_properties, validate
+
+    refs = ["A.md#^x", "B.md#^y"]
+    written = read_properties({"id": "hyp-2026-12-01-001", "supporting_refs": refs, "passages": ["one", "two"]})
+    assert written.passages == ("one", "two")
+    assert read_properties({"id": "hyp-2026-12-01-001", "supporting_refs": refs}).passages == ()
+    added = read_properties({"id": "hyp-2026-12-01-001", "supporting_refs": [*refs, "C.md"], "passages": ["one", "two"]})
+    assert added.passages == ()
+    record = dict(hypothesis_record(CANDIDATE, id="hyp-2026-12-01-001", created="2026-12-01", seed="s", walk_id="w",
+                                    engine="e", expires_after_walks=12), passages={"a": "map"})
+    assert any(problem.startswith("passages ") for problem in validate(record))  # a list of text, as Obsidian shows

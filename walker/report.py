@@ -300,7 +300,7 @@ def _bridge_lines(outcome: WalkOutcome, position: dict[str, tuple[float, float]]
     bridges, numbers = [], []
     kept_order = {index: n for n, index in enumerate(outcome.hypothesis_ids, start=1)}
     for index, candidate in enumerate(outcome.candidates):
-        ends = [position[p] for p in (str(b.get("path")) for b in candidate.bridge) if p in position]
+        ends = [position[end.path] for end in candidate.bridge if end.path in position]
         kept = index in outcome.hypothesis_ids
         style = 'class="kept" stroke-width="4"' if kept else 'class="rejected" stroke-width="1.5" stroke-dasharray="4 5"'
         for (x1, y1), (x2, y2) in zip(ends, ends[1:]):

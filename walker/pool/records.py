@@ -76,8 +76,8 @@ SHAPES = {
         "rejected", "rejection_evidence", "archived", "archive_reason", "muted", "superseded_by",
         "last_surfaced", "last_engaged", "rejection_reason", "flagged_value_reason", "human_review_outcome"), TEXT),
     **dict.fromkeys((
-        "supporting_refs", "applies_when", "never_applies_when", "disconfirm_if", "bridge", "thread", "notes",
-        "ref_digests", "review_evidence", "rewritten_as"), TEXTS),
+        "supporting_refs", "passages", "applies_when", "never_applies_when", "disconfirm_if", "bridge", "thread",
+        "notes", "ref_digests", "review_evidence", "rewritten_as"), TEXTS),
     **dict.fromkeys(("expires_after_walks", "idle_walks", "ignored_in_a_row"), WHOLE),
 }
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # tab, newline and return are text
@@ -202,6 +202,7 @@ class Record:
     title: str
     claim: str
     supporting_refs: tuple[str, ...]
+    passages: tuple[str, ...]  # the text the walk quoted from each supporting ref, in order; empty when unknown
     created: str
     walk: str
     properties: Mapping[str, Any]
@@ -265,8 +266,11 @@ def read_properties(data: Mapping[str, Any]) -> Hypothesis | NoteworthyEntry:
         except (TypeError, ValueError):
             return default
 
+    refs, passages = texts("supporting_refs"), texts("passages")
+    if len(passages) != len(refs):
+        passages = ()  # an older record, or a hand edit that added or dropped a ref: which passage is whose is lost
     common: dict[str, Any] = dict(id=text("id"), status=text("status"), title=text("title"), claim=text("claim"),
-                  supporting_refs=texts("supporting_refs"), created=text("created"), walk=text("walk"),
+                  supporting_refs=refs, passages=passages, created=text("created"), walk=text("walk"),
                   properties=data)
     if data.get("status") == NOTEWORTHY_STATUS or "-noteworthy-" in text("id"):
         return NoteworthyEntry(**common, rejection_reason=text("rejection_reason"),

@@ -34,7 +34,7 @@ def critique_file(ws: Workspace, file: Path) -> list[dict[str, Any]]:
         raise BadCandidates(f"{file}: expected a YAML list of candidate records (claim, supporting_refs, …)")
     candidates = [Candidate.from_dict(item) for item in data]
     retrieved = {note_of(ref) for c in candidates for ref in c.supporting_refs}
-    pool = [PoolClaim(r.id, r.record.status, r.record.claim, r.record.supporting_refs)
+    pool = [PoolClaim(r.id, r.record.status, r.record.claim, r.record.supporting_refs, r.record.passages)
             for r in ws.pool.records("active", "rejected")]
     verdicts = gate(candidates, CriticContext(ws.corpus, ws.index, retrieved, pool))
     return [{"id": str(item.get("id") or f"candidate-{n + 1}"), **verdict.as_dict()}

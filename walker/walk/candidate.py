@@ -6,11 +6,44 @@ builds records in that schema from its own candidates here.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from walker.pool.records import CONFIDENCE_SCHEME, NOTEWORTHY_STATUS, note_link
+from walker.refs import note_of
+
+
+@dataclass(frozen=True)
+class End:
+    """One end of a bridge: the note, the passage the walk quotes from it, and the thread's words in that passage.
+
+    The passage travels as data from the roam to the record (its ``passages`` property), so nothing reads it
+    back out of the claim's wording. An end a model or a hand-written candidate gives may have no passage:
+    then the critic reads the text its ref opens."""
+
+    path: str
+    title: str = ""
+    group: str = ""  # seed, near, middle or far: where the walk found the note
+    ref: str = ""  # the passage's ref (``path#^block``); empty when an end names only its note
+    passage: str = ""  # the sentence quoted, in the note's own words
+    terms: tuple[str, ...] = ()  # the thread's words as this passage writes them
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "title": self.title, "group": self.group, "ref": self.ref,
+                "passage": self.passage, "terms": list(self.terms)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> End:
+        """An end as YAML or a model writes it; ``path`` defaults to the note of its ref."""
+        ref = str(data.get("ref") or "")
+        terms = data.get("terms")
+        return cls(path=str(data.get("path") or (note_of(ref) if ref else "")),
+                   title=str(data.get("title") or ""), group=str(data.get("group") or ""), ref=ref,
+                   passage=str(data.get("passage") or "").strip(),
+                   terms=tuple(str(t) for t in terms) if isinstance(terms, (list, tuple)) else
+                   (str(terms),) if terms else ())
 
 
 @dataclass(frozen=True)
@@ -26,10 +59,17 @@ class Candidate:
     never_applies_when: tuple[str, ...]
     disconfirm_if: tuple[str, ...]
     why_it_matters: str = ""
-    bridge: tuple[dict[str, Any], ...] = ()  # the items joined: path, ref, group
+    bridge: tuple[End, ...] = ()  # the items joined, each with its passage
     grounding: Mapping[str, Any] | None = None  # {"rare_terms": [...], "via": path or None}
     title: str = ""
     kind: str = ""  # missing-link, tension, answer or analogy (walk/kinds.py); empty when an engine does not say
+
+    @property
+    def passages(self) -> tuple[str, ...]:
+        """The passage quoted for each supporting ref, in the same order; empty unless every ref has one."""
+        quoted = {end.ref: end.passage for end in self.bridge if end.ref and end.passage}
+        found = tuple(quoted.get(ref, "") for ref in self.supporting_refs)
+        return found if found and all(found) else ()
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -44,21 +84,31 @@ class Candidate:
             "never_applies_when": list(self.never_applies_when),
             "disconfirm_if": list(self.disconfirm_if),
             "why_it_matters": self.why_it_matters,
-            "bridge": [dict(b) for b in self.bridge],
+            "bridge": [end.as_dict() for end in self.bridge],
             "grounding": dict(self.grounding) if self.grounding else None,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Candidate:
-        """Build from YAML (``walker critique``); missing fields stay empty for the gate to judge."""
+        """Build from YAML (``walker critique``) or a model's answer; missing fields stay empty for the gate to judge.
+
+        The passages quoted come from each ``bridge`` end's ``passage``, or from ``passages`` (one per supporting
+        ref, as a pool record keeps them); without either, the critic reads the text each ref opens."""
 
         def strings(key: str) -> tuple[str, ...]:
             value = data.get(key) or ()
             return (str(value),) if isinstance(value, str) else tuple(str(v) for v in value)
 
+        refs = strings("supporting_refs")
+        bridge = [End.from_dict(end) for end in data.get("bridge") or () if isinstance(end, Mapping)]
+        passages = strings("passages")  # one per supporting ref, as a pool record keeps them
+        if passages and len(passages) == len(refs):
+            quoted = dict(zip(refs, passages))
+            bridge = ([dataclasses.replace(end, passage=end.passage or quoted.get(end.ref, "")) for end in bridge]
+                      or [End(note_of(ref), ref=ref, passage=passage) for ref, passage in quoted.items()])
         return cls(
             claim=str(data.get("claim") or "").strip(),
-            supporting_refs=strings("supporting_refs"),
+            supporting_refs=refs,
             confidence=str(data.get("confidence") or ""),
             impact=str(data.get("impact") or ""),
             impact_reason=str(data.get("impact_reason") or ""),
@@ -66,7 +116,7 @@ class Candidate:
             never_applies_when=strings("never_applies_when"),
             disconfirm_if=strings("disconfirm_if"),
             why_it_matters=str(data.get("why_it_matters") or ""),
-            bridge=tuple(dict(b) for b in data.get("bridge") or () if isinstance(b, Mapping)),
+            bridge=tuple(bridge),
             grounding=data.get("grounding") if isinstance(data.get("grounding"), Mapping) else None,
             title=str(data.get("title") or ""),
             kind=str(data.get("kind") or ""),
@@ -84,6 +134,7 @@ def hypothesis_record(
         **({"kind": candidate.kind} if candidate.kind else {}),
         "claim": candidate.claim,
         "supporting_refs": list(candidate.supporting_refs),
+        **_passages(candidate),
         "confidence_scheme": CONFIDENCE_SCHEME,
         "confidence": candidate.confidence,
         "impact": candidate.impact,
@@ -98,10 +149,10 @@ def hypothesis_record(
         "walk": walk_id,
         "engine": engine,
         # Flat lists of text, so Obsidian's Properties panel shows them (it cannot show nested maps).
-        "bridge": [f"{b.get('group', '')}: {b.get('ref') or b.get('path', '')}".strip(": ") for b in candidate.bridge],
+        "bridge": [f"{end.group}: {end.ref or end.path}".strip(": ") for end in candidate.bridge],
         "thread": list((candidate.grounding or {}).get("rare_terms") or []),
         **({"via": note_link(str(via))} if (via := (candidate.grounding or {}).get("via")) else {}),
-        "notes": [note_link(b["path"]) for b in candidate.bridge if "path" in b],
+        "notes": [note_link(end.path) for end in candidate.bridge if end.path],
         "title": candidate.title,
     }
 
@@ -118,11 +169,18 @@ def noteworthy_record(
         "status": NOTEWORTHY_STATUS,
         "claim": candidate.claim,
         "supporting_refs": list(candidate.supporting_refs),
+        **_passages(candidate),
         "rejection_reason": rejection_reason,
         "flagged_value_reason": flagged_value_reason,
         "human_review_outcome": "",
         "walk": walk_id,
         "engine": engine,
-        "notes": [note_link(b["path"]) for b in candidate.bridge if "path" in b],
+        "notes": [note_link(end.path) for end in candidate.bridge if end.path],
         "title": candidate.title,
     }
+
+
+def _passages(candidate: Candidate) -> dict[str, list[str]]:
+    """The ``passages`` property: the text quoted from each supporting ref, in the same order, as a flat list of
+    text (Obsidian's Properties panel shows it); none when the candidate does not carry them all."""
+    return {"passages": list(candidate.passages)} if candidate.passages else {}

@@ -19,7 +19,7 @@ from walker.passages import ref_text
 from walker.pool.records import CONFIDENCES, IMPACTS
 from walker.refs import note_of
 from walker.similarity import TOKEN_PATTERN, TextIndex, stem
-from walker.walk.candidate import Candidate
+from walker.walk.candidate import Candidate, End
 from walker.walk.facts import QUOTED, absent_facts, normal
 from walker.walk.sense import SAME_TOPIC_SIMILARITY, shared_words, thread
 from walker.walk.sensitive import sensitive_inference
@@ -35,10 +35,13 @@ SOFT_RULES = frozenset({"single-source", "applies-when-vague", "no-falsifiable-d
 
 @dataclass(frozen=True)
 class PoolClaim:
+    """A pool record as the critic and widening read it."""
+
     id: str
     status: str
     claim: str
     refs: tuple[str, ...]
+    passages: tuple[str, ...] = ()  # the text quoted from each ref, in order (the record's ``passages``); may be empty
 
 
 @dataclass
@@ -258,19 +261,27 @@ def homonym(c: Candidate, ctx: CriticContext) -> str | None:
 
 
 def _joined_passages(c: Candidate, ctx: CriticContext) -> tuple[str, str] | None:
-    """The two passages a bridge joins: the ones its claim quotes, else the text its first two refs open."""
-    refs = list({note_of(r): r for r in reversed(_bridge_refs(c))}.values())[::-1]  # first ref per note
-    if len(refs) < 2:
+    """The two passages a bridge joins (its first two notes): the ones it quotes, else the text their refs open."""
+    ends = _two_ends(c)
+    if ends is None:
         return None
-    quotes = _quoted_passages(c)
-    texts = quotes[:2] if len(quotes) >= 2 else [ctx.ref_text(r) for r in refs[:2]]
+    texts = [end.passage or ctx.ref_text(end.ref) for end in ends]
     if texts[0] is None or texts[1] is None:
         return None
     return texts[0], texts[1]
 
 
+def _two_ends(c: Candidate) -> tuple[End, End] | None:
+    """The first end of each of the bridge's first two notes; from the supporting refs when it names no ends."""
+    first: dict[str, End] = {}
+    for end in [end for end in c.bridge if end.ref] or [End(note_of(r), ref=r) for r in c.supporting_refs]:
+        first.setdefault(end.path, end)
+    ends = list(first.values())
+    return (ends[0], ends[1]) if len(ends) >= 2 else None
+
+
 def _bridge_refs(c: Candidate) -> list[str]:
-    return [b["ref"] for b in c.bridge if b.get("ref")] or list(c.supporting_refs)
+    return [end.ref for end in c.bridge if end.ref] or list(c.supporting_refs)
 
 
 def _same_topic(c: Candidate, ctx: CriticContext) -> bool:
@@ -280,27 +291,24 @@ def _same_topic(c: Candidate, ctx: CriticContext) -> bool:
 
 def repeated_text(c: Candidate, ctx: CriticContext) -> str | None:
     """Two quoted passages in nearly the same words were copied between notes (a template, a stock
-    paragraph): finding the copy again is no discovery."""
-    quotes = _quoted_passages(c)
-    if len(quotes) < 2:
+    paragraph): finding the copy again is no discovery. A candidate that quotes no passages is not judged
+    here (a whole section shares runs of words with many others)."""
+    ends = _two_ends(c)
+    if ends is None or not ends[0].passage or not ends[1].passage:
         return None
-    a, b = (set(re.findall(TOKEN_PATTERN, q.lower())) for q in quotes[:2])
+    quotes = [ends[0].passage, ends[1].passage]
+    a, b = (set(re.findall(TOKEN_PATTERN, q.lower())) for q in quotes)
     if len(a) < 4 or len(b) < 4:
         return None
     overlap = len(a & b) / len(a | b)
     if overlap >= REPEATED_TEXT:
         return f"the two passages say nearly the same words ({overlap:.0%} in common): text copied between notes"
-    runs = [re.findall(r"[^\W_]+", q.lower()) for q in quotes[:2]]
+    runs = [re.findall(r"[^\W_]+", q.lower()) for q in quotes]
     grams = [{tuple(words[i : i + REPEATED_RUN]) for i in range(len(words) - REPEATED_RUN + 1)} for words in runs]
     common = grams[0] & grams[1]
     if common:
         return f"the two passages share the run “{' '.join(min(common))} …”: text copied between notes"
     return None
-
-
-def _quoted_passages(c: Candidate) -> list[str]:
-    """The passages a claim quotes, not the single words it puts in quotation marks (“faster”)."""
-    return [q for q in QUOTED.findall(c.claim) if len(q.split()) >= 4]
 
 
 def _note_similarity(a: str, b: str, ctx: CriticContext) -> float:
@@ -381,13 +389,13 @@ def _flag_noteworthy(candidates: list[Candidate], verdicts: list[Verdict], ctx: 
     for i, (candidate, verdict) in enumerate(zip(candidates, verdicts)):
         if verdict.accepted or verdict.noteworthy or not set(verdict.rules) <= SOFT_RULES:
             continue
-        folders = {p.split("/", 1)[0] if "/" in p else "" for p in (b.get("path", "") for b in candidate.bridge)}
+        folders = {end.path.split("/", 1)[0] if "/" in end.path else "" for end in candidate.bridge}
         terms = list((candidate.grounding or {}).get("rare_terms") or [])
         if len(folders) > 1 and len(terms) >= 2:
             ranked.append((len(terms), i, terms))
     for _, i, terms in sorted(ranked, reverse=True)[:limit]:
         verdict = verdicts[i]
-        titles = " and ".join(b.get("title") or b.get("path", "") for b in candidates[i].bridge)
+        titles = " and ".join(end.title or end.path for end in candidates[i].bridge)
         reason = (f"it joins {titles} across folders through the rare words {', '.join(terms[:4])}; it failed only "
                   f"{', '.join(verdict.rules)}, the rule cross-domain analogies fail most often")
         verdicts[i] = Verdict(False, verdict.rules, verdict.reasons, True, reason)

@@ -104,7 +104,7 @@ def run_walk(ws: Workspace, options: WalkOptions) -> WalkResult:
     seed = _pick_seed(ws, options, history, records, rng)
     hood = _with_refs(ws, neighbourhood(ws.corpus, ws.index, ws.links, seed, ws.wander_settings, options.random_seed),
                       options.seed_refs)
-    pool = [PoolClaim(r.id, r.record.status, r.record.claim, r.record.supporting_refs) for r in records]
+    pool = [PoolClaim(r.id, r.record.status, r.record.claim, r.record.supporting_refs, r.record.passages) for r in records]
     critic = CriticContext(ws.corpus, ws.index, {seed.path} | {i.path for i in hood.items}, pool)
     context = WalkContext(ws.corpus, ws.index, ws.links, hood, critic, {"max_hypotheses": settings.max_hypotheses})
     engine = get_engine(options.engine or settings.engine, ws.settings.extra)

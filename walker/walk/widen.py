@@ -3,23 +3,21 @@ passage speaks of the same thread, widens that hypothesis to three passages.
 
 The wider hypothesis cites every ref of the older one and one more, and its claim keeps the older
 claim's passages, so after the walk it supersedes the older one (the protocol's "strictly more
-general"). The third passage is read from the pool's record and checked against the note it cites.
+general"). The third passage is read from the pool's record (its ``passages``, never its claim's wording)
+and checked against the note it cites; an older record that keeps no passages is not widened.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
 
 from walker.refs import note_of
 from walker.similarity import stem
-from walker.walk.candidate import Candidate
+from walker.walk.candidate import Candidate, End
 from walker.walk.critic import PoolClaim
 from walker.walk.engines.base import WalkContext
 from walker.walk.kinds import Wording, capital, key_phrases, note_name, words_of
 from walker.walk.sense import surface_forms, thread
-
-_QUOTE = re.compile(r"“([^”]{12,})”")
 
 
 def widen(context: WalkContext, candidates: list[Candidate]) -> list[Candidate]:
@@ -29,7 +27,7 @@ def widen(context: WalkContext, candidates: list[Candidate]) -> list[Candidate]:
 
 
 def _widened(context: WalkContext, new: Candidate, old: PoolClaim) -> Candidate | None:
-    if len(new.supporting_refs) != 2 or len(new.bridge) != 2:
+    if len(new.supporting_refs) != 2 or len(new.bridge) != 2 or len(old.passages) != len(old.refs):
         return None
     shared = set(new.supporting_refs) & set(old.refs)
     if len(shared) != 1:
@@ -40,27 +38,27 @@ def _widened(context: WalkContext, new: Candidate, old: PoolClaim) -> Candidate 
     new_paths = {note_of(r) for r in new.supporting_refs}
     if third_path in new_paths or third_path not in context.corpus.notes:
         return None
-    old_quotes = _QUOTE.findall(old.claim)
-    new_quotes = _QUOTE.findall(new.claim)
-    if len(old_quotes) != 2 or len(new_quotes) != 2:
+    ends = {end.ref: end for end in new.bridge}
+    fresh_ref = next(r for r in new.supporting_refs if r != common)
+    if common not in ends or fresh_ref not in ends or not ends[common].passage or not ends[fresh_ref].passage:
         return None
-    third_text = old_quotes[list(old.refs).index(third_ref)]
+    common_end, fresh_end = ends[common], ends[fresh_ref]
+    third_text = old.passages[list(old.refs).index(third_ref)]
     if not _cited(context, third_ref, third_text):
         return None
-    at = list(new.supporting_refs).index(common)
-    fresh_text, fresh_end = new_quotes[1 - at], new.bridge[1 - at]
-    joined = thread(third_text, fresh_text, context.index)
+    joined = thread(third_text, fresh_end.passage, context.index)
     thread_stems = {stem(w) for term in (new.grounding or {}).get("rare_terms") or () for w in term.split()}
     carried = [t for t in joined.terms if set(t.split()) & thread_stems]
     if not carried:
         return None  # the third passage shares words with the new one, but not the thread of the pair
-    names = [note_name(context.corpus.notes[p].title) for p in (third_path, new.bridge[at]["path"], fresh_end["path"])]
-    texts = [third_text, new_quotes[at], fresh_text]
+    names = [note_name(context.corpus.notes[p].title) for p in (third_path, common_end.path, fresh_end.path)]
+    texts = [third_text, common_end.passage, fresh_end.passage]
+    third = End(third_path, names[0], _group(context, third_path), third_ref, third_text,
+                tuple(surface_forms(third_text, carried)))
     return dataclasses.replace(new, **dataclasses.asdict(_wording(context, old.id, names, texts, carried)),
                                title=" ↔ ".join(names),
-                               supporting_refs=(third_ref, common, new.supporting_refs[1 - at]),
-                               bridge=({"path": third_path, "title": names[0], "ref": third_ref,
-                                        "group": _group(context, third_path)}, *new.bridge),
+                               supporting_refs=(third_ref, common, fresh_ref),
+                               bridge=(third, *new.bridge),
                                grounding={**(new.grounding or {}), "widens": old.id})
 
 

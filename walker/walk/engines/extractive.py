@@ -18,7 +18,7 @@ from typing import NamedTuple
 from walker.corpus.text import is_proposition, sentences
 from walker.refs import Ref
 from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, stem
-from walker.walk.candidate import Candidate
+from walker.walk.candidate import Candidate, End
 from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
 from walker.walk.kinds import (
@@ -104,7 +104,7 @@ class ExtractiveEngine:
         used: dict[str, int] = {}
         candidates = []
         for candidate in scored:
-            a_path, b_path = (end["path"] for end in candidate.bridge)
+            a_path, b_path = (end.path for end in candidate.bridge)
             if used.get(a_path, 0) >= 3 or used.get(b_path, 0) >= 2:
                 continue
             used[a_path] = used.get(a_path, 0) + 1
@@ -178,7 +178,7 @@ class ExtractiveEngine:
             never_applies_when=wording.never_applies_when,
             disconfirm_if=wording.disconfirm_if,
             why_it_matters=wording.why_it_matters,
-            bridge=(_end(end_a, ref_a), _end(end_b, ref_b)),
+            bridge=(_end(end_a, ref_a, text_a, pair.thread.terms), _end(end_b, ref_b, text_b, pair.thread.terms)),
             grounding={"rare_terms": surface_forms(text_a, pair.thread.terms), "via": via,
                        "closeness": pair.thread.closeness,
                        "strength": round(strength, 2)},
@@ -311,21 +311,24 @@ def _prefer_append_only(context: WalkContext, candidates: list[Candidate]) -> li
 
 
 def _same_other_end(context: WalkContext, a: Candidate, b: Candidate) -> bool:
-    if a.kind != b.kind or len(a.supporting_refs) != 2 or len(b.supporting_refs) != 2 \
-            or len(set(a.supporting_refs) & set(b.supporting_refs)) != 1:
-        return False  # one hypothesis with one end swapped for a passage that says the same
-    quotes = [dict(zip(c.supporting_refs, re.findall(r"“([^”]+)”", c.claim))) for c in (a, b)]
-    (text_a,) = [t for r, t in quotes[0].items() if r not in b.supporting_refs] or [""]
-    (text_b,) = [t for r, t in quotes[1].items() if r not in a.supporting_refs] or [""]
-    return bool(text_a and text_b) and context.index.closeness(text_a, text_b) >= SAME_SENSE_CLOSENESS
+    """One hypothesis with one end swapped for a passage that says the same: the two bridges share one end, and
+    the passages of their other ends are close in meaning."""
+    if a.kind != b.kind or len(a.bridge) != 2 or len(b.bridge) != 2:
+        return False
+    refs_a, refs_b = {end.ref for end in a.bridge}, {end.ref for end in b.bridge}
+    if len(refs_a) != 2 or len(refs_b) != 2 or len(refs_a & refs_b) != 1:
+        return False
+    (other_a,) = [end.passage for end in a.bridge if end.ref not in refs_b]
+    (other_b,) = [end.passage for end in b.bridge if end.ref not in refs_a]
+    return bool(other_a and other_b) and context.index.closeness(other_a, other_b) >= SAME_SENSE_CLOSENESS
 
 
 def _daily_refs(candidate: Candidate) -> int:
     return sum(bool(DAILY.fullmatch(Ref.parse(r).title)) for r in candidate.supporting_refs)
 
 
-def _end(entry: InventoryEntry, ref: str) -> dict[str, str]:
-    return {"path": entry.path, "title": entry.title, "group": entry.group, "ref": ref}
+def _end(entry: InventoryEntry, ref: str, passage: str, terms: tuple[str, ...]) -> End:
+    return End(entry.path, entry.title, entry.group, ref, passage, tuple(surface_forms(passage, terms)))
 
 
 def _shared_note(context: WalkContext, a: str, b: str) -> str | None:

@@ -22,7 +22,7 @@ from typing import Any
 from walker.config import between, table
 from walker.errors import WalkerError
 from walker.refs import note_of
-from walker.walk.candidate import Candidate
+from walker.walk.candidate import Candidate, End
 from walker.walk.critic import Verdict
 from walker.walk.engines.base import InventoryEntry, WalkContext
 from walker.wander import Item, central_sentence, paragraph_ref, shared_neighbour
@@ -218,7 +218,8 @@ class LLMEngine:
             impact_reason=fields.pop("impact_reason", ""), applies_when=fields.pop("applies_when", ()),
             never_applies_when=fields.pop("never_applies_when", ()), disconfirm_if=fields.pop("disconfirm_if", ()),
             why_it_matters=fields.pop("why_it_matters", ""),
-            bridge=tuple({"path": p, "title": t, "group": groups.get(p, ""), "ref": next((r for r in refs if r.startswith(p)), p)}
+            # The model quotes in its own claim; its ends carry no passage, so the critic reads what each ref opens.
+            bridge=tuple(End(p, t, groups.get(p, ""), next((r for r in refs if r.startswith(p)), p))
                          for p, t in zip(paths, titles)),
             grounding={"rare_terms": rare, "via": via},
         )

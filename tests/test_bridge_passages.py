@@ -1,0 +1,117 @@
+"""Issue 29: a bridge carries its passages as data, from the roam to the record, and nothing reads a quote back
+out of a claim's wording. The duplicate-drop bug it fixes: a ref was paired with a quoted thread word (“sour”)
+instead of its passage, so two unrelated bridges that share one end looked like one, and one was dropped."""
+
+import json
+
+import pytest
+from conftest import SAMPLE_VAULT, copy_vault_files
+from test_lifecycle import cli, edit, records
+
+from walker.passages import ref_text
+from walker.walk.candidate import Candidate, End
+from walker.walk.critic import CriticContext
+from walker.walk.engines.base import WalkContext
+from walker.walk.engines.extractive import ExtractiveEngine, _prefer_append_only
+from walker.wander import Item, Neighbourhood, Seed, propose
+from walker.workspace import Workspace
+
+STARTER = "Kitchen/Sourdough Starter.md"
+STARTER_REF = f"{STARTER}#^feeding-schedule"
+STARTER_SAYS = ("A starter fed faster than it can ferment never peaks and turns weak and soupy; one fed too rarely "
+                "gets hungry and sour.")
+COMPOST_SAYS = "A heap that goes anaerobic ferments instead of rotting: sour, wet, sulphurous."
+WORMS_SAYS = "Food piles up faster than the worms can process it, the bin heats and sours, and the worms try to leave."
+
+
+@pytest.fixture(scope="module")
+def ws():
+    return Workspace.open(SAMPLE_VAULT)
+
+
+def context_for(ws, seed, *far):
+    proposition, ref = propose(ws.index, ws.corpus.notes[seed])
+    items = tuple(Item(p, p, "far", None, 0.1, (), "test") for p in far)
+    hood = Neighbourhood(Seed(seed, proposition, ref, "given", ""), (), (), items, (), ())
+    return WalkContext(ws.corpus, ws.index, ws.links, hood, CriticContext(ws.corpus, ws.index, {seed, *far}, []), {})
+
+
+def analogy(other: str, passage: str, thread: str, ref: str | None = None) -> Candidate:
+    """A bridge from the starter's feeding schedule, with the claim a walk words for it."""
+    ref = ref or f"{other}#^x"
+    name = other.rsplit("/", 1)[-1].removesuffix(".md")
+    return Candidate(
+        claim=f"Sourdough Starter and {name} may describe one mechanism in two domains, through {thread}. "
+              f"Sourdough Starter: “{STARTER_SAYS}” {name}: “{passage}”",
+        supporting_refs=(STARTER_REF, ref), confidence="low", impact="add", impact_reason="r", applies_when=(),
+        never_applies_when=(), disconfirm_if=(), kind="analogy", title=f"Sourdough Starter ↔ {name}",
+        bridge=(End(STARTER, "Sourdough Starter", "seed", STARTER_REF, STARTER_SAYS),
+                End(other, name, "far", ref, passage)))
+
+
+def test_two_unrelated_bridges_sharing_one_end_are_both_kept(ws):
+    """Sourdough Starter ↔ Compost and Sourdough Starter ↔ Worm Bin share the starter's passage; their other ends
+    (a heap gone anaerobic, a bin overfed) say different things. Both claims quote “sour” as their second thread
+    word, which the old pairing of refs with quotes took for the other end's passage."""
+    context = context_for(ws, STARTER, "Garden/Compost.md", "Garden/Worm Bin.md")
+    engine = ExtractiveEngine()
+    roamed = engine.roam(context, engine.inventory(context))
+    bridges = {frozenset(end.path for end in c.bridge) for c in roamed}
+    assert {frozenset({STARTER, "Garden/Compost.md"}), frozenset({STARTER, "Garden/Worm Bin.md"})} <= bridges
+    for candidate in roamed:  # each end carries the passage its ref opens, and its thread words in it
+        for end in candidate.bridge:
+            assert end.passage and end.passage in " ".join(ref_text(ws.corpus, ws.index, end.ref).split())
+            assert end.terms and all(term in end.passage.lower() for term in end.terms)
+
+
+def test_only_bridges_whose_other_ends_say_the_same_are_one(ws):
+    context = context_for(ws, STARTER)
+    compost = analogy("Garden/Compost.md", COMPOST_SAYS, "“ferment” and “sour”", "Garden/Compost.md#^aerobic")
+    worms = analogy("Garden/Worm Bin.md", WORMS_SAYS, "“faster” and “sour”", "Garden/Worm Bin.md#^feeding-rhythm")
+    assert _prefer_append_only(context, [compost, worms]) == [compost, worms]
+    # The day's entry says what Compost says: one hypothesis, kept where its ref stays good (the daily note).
+    daily = analogy("Daily/2026-03-14.md", "The bottom half had gone anaerobic, sour and wet.", "“anaerobic” and “sour”",
+                    "Daily/2026-03-14.md#L6")
+    assert _prefer_append_only(context, [compost, daily]) == [daily]
+
+
+def test_a_kept_record_keeps_its_passages_and_widening_reads_them(tmp_path):
+    """The record's passages are the text its refs open, one per ref; a later walk widens it from them, whatever a
+    reviewer made of the claim's wording."""
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    first = json.loads(cli("walk", vault, "--now", "2026-12-04T07:50", "--seed-note", "Cache Warming", "--json").output)
+    (pair_id,) = first["hypotheses"]
+    pair = records(vault, "active")[pair_id]
+    ws = Workspace.open(vault)
+    refs, passages = pair.data["supporting_refs"], pair.data["passages"]
+    assert len(passages) == len(refs) == 2 and pair.record.passages == tuple(passages)
+    for ref, passage in zip(refs, passages):
+        assert passage in pair.data["claim"]
+        assert " ".join(passage.split()) in " ".join(ref_text(ws.corpus, ws.index, ref).split())
+
+    edit(pair.path, claim="Cache Warming and Levain Build: both are warmed “too early, and that is the point”.")
+    second = json.loads(cli("walk", vault, "--now", "2026-12-11T07:50", "--seed-note", "Seed Starting", "--json").output)
+    (wide_id,) = second["hypotheses"]
+    wide = records(vault, "active")[wide_id]
+    assert set(refs) < set(wide.data["supporting_refs"]) and pair_id in wide.data["impact_reason"]
+    third = refs.index(wide.data["supporting_refs"][0])
+    assert wide.data["passages"][0] == passages[third] and f"“{passages[third]}”" in wide.data["claim"]
+    assert "that is the point" not in wide.data["claim"]
+    assert len(wide.data["passages"]) == 3 and cli("check", vault).exit_code == 0
+
+
+def test_a_hand_written_candidate_gives_its_passages_or_the_critic_reads_its_refs(ws):
+    """`walker critique` YAML: passages on the bridge's ends, or one per ref as a record keeps them, or none."""
+    from walker.walk.critic import repeated_text
+
+    refs = [STARTER_REF, "Garden/Compost.md#^aerobic"]
+    fields = {"claim": "c", "supporting_refs": refs}
+    listed = Candidate.from_dict({**fields, "passages": [STARTER_SAYS, STARTER_SAYS]})
+    assert listed.passages == (STARTER_SAYS, STARTER_SAYS) and [e.path for e in listed.bridge] == [STARTER, "Garden/Compost.md"]
+    on_ends = Candidate.from_dict({**fields, "bridge": [{"ref": refs[0], "passage": STARTER_SAYS, "terms": "sour"},
+                                                        {"ref": refs[1], "passage": COMPOST_SAYS}]})
+    assert on_ends.passages == (STARTER_SAYS, COMPOST_SAYS) and on_ends.bridge[0].terms == ("sour",)
+    bare = Candidate.from_dict({**fields, "bridge": [{"ref": refs[0]}, {"ref": refs[1], "terms": 3}]})
+    assert bare.passages == () and bare.bridge[1].path == "Garden/Compost.md"
+    critic = CriticContext(ws.corpus, ws.index, {STARTER, "Garden/Compost.md"}, [])
+    assert repeated_text(listed, critic) and repeated_text(bare, critic) is None  # none quoted: nothing copied
