@@ -283,6 +283,20 @@ def test_nested_quotes_and_html_tags_build_in_seconds(tmp_path):
     assert seconds < 20, seconds
 
 
+def test_long_blocks_of_headings_and_rules_build_in_seconds(tmp_path):
+    """Not nesting but the same cost: Python-Markdown took the first heading or rule of a block and tested
+    all the rest again. Cited notes are cut at 3,000 lines; a record's reviewer notes and a report are not."""
+    vault = hostile_vault(tmp_path, {}, reviewer_notes="# a heading\n" * 30_000)
+    (vault / "walks" / "reports").mkdir(exist_ok=True)
+    (vault / "walks" / "reports" / "2026-11-30-001.md").write_text(
+        "# A walk\n\n" + "a line\n***\n" * 12_000 + "\n" + "a title\n===\n" * 12_000, encoding="utf-8")
+    result, seconds = build_in_subprocess(vault, tmp_path / "site")
+    assert result.returncode == 0, result.stderr
+    assert seconds < 20, seconds
+    page = (tmp_path / "site" / "reports" / "2026-11-30-001.html").read_text(encoding="utf-8")
+    assert page.count("<hr") >= 12_000 and page.count("<h1") >= 12_000  # each still a rule, a heading
+
+
 def test_walker_run_with_a_site_dir_survives_a_deep_note(tmp_path):
     vault = hostile_vault(tmp_path, {"Garden/Deep.md": f"# Deep\n\nA note about compost.\n\n{nested('*a ', ' b*', 2000)}\n"})
     site = tmp_path / "site"

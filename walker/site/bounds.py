@@ -8,12 +8,18 @@ which read the same and mean nothing to Markdown. Python-Markdown scans from eac
 (or to the paragraph's end when there is none): past a budget of twice the paragraph's length, the
 longest scans are shown the same way, as are many ``(`` that never close. Ordinary text is left as it
 is, found so with a few counts.
+
+Python-Markdown also parses a block (lines without a blank one between) by taking its first heading or
+rule and testing the rest again, so a block of 20,000 headings took minutes: ``split_long_block`` cuts
+a long block where a heading, a rule or an admonition would part it anyway. The theme and the search
+index walk a page's table of contents once per heading: ``cap_toc`` keeps its first TOC_ENTRIES.
 """
 
 from __future__ import annotations
 
 import heapq
 import re
+from typing import Any
 
 from walker.site.obsidian import _CodeSpans
 
@@ -21,10 +27,16 @@ MAX_NESTING = 16  # levels of lists, quotes, brackets or emphasis a page shows a
 UNCLOSED_BRACKETS = 32  # more "(" than this that never close in a paragraph are shown as look-alikes
 SCAN_BUDGET = 2  # Python-Markdown may scan from "[" to "]" at most this many times a paragraph's length
 
+BLOCK_LINES = 200  # a block of more lines is cut where a heading, a rule or an admonition parts it anyway
+TOC_ENTRIES = 200  # a page's table of contents lists at most this many headings (the theme and search walk it per heading)
+
 LOOKALIKES = str.maketrans({"[": "［", "]": "］", "(": "（", ")": "）", "*": "∗", "_": "＿", "=": "＝"})
 _CONTAINER = re.compile(r"[ \t]*(?:>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))")
 _PARAGRAPH = re.compile(r"(\n[ \t]*\n)")
 _TOKEN = re.compile(r"\\.|`+|[\[\]()]|\*+|_+|=+")
+
+_ENDS_A_BLOCK = re.compile(r" {0,3}(?:#{1,6}(?:[ \t].*)?|(?:[-*_][ \t]*){3,}|=+[ \t]*)")  # heading, rule, underline
+_STARTS_A_BLOCK = re.compile(r"(?:!!!|\?\?\?\+?)[ \t]")  # an admonition or a folded one
 
 Span = tuple[int, int]
 
@@ -156,3 +168,35 @@ def _too_deep(pairs: list[tuple[Span, Span, int]]) -> list[tuple[Span, Span, int
         heapq.heappush(open_ends, (closer[1], levels))
         depth += levels
     return deep
+
+
+def split_long_block(block: str) -> list[str]:
+    """A block of more than BLOCK_LINES lines as the blocks it holds: cut after each heading, rule or
+    setext underline and before each admonition (not indented: code is never cut). A short block, or
+    one with nowhere to cut, is returned whole."""
+    if block.count("\n") < BLOCK_LINES:
+        return [block]
+    pieces, start = [], 0
+    lines = block.split("\n")
+    for at, line in enumerate(lines):
+        if at > start and _STARTS_A_BLOCK.match(line):
+            pieces.append("\n".join(lines[start:at]))
+            start = at
+        if _ENDS_A_BLOCK.fullmatch(line):
+            pieces.append("\n".join(lines[start:at + 1]))
+            start = at + 1
+    if start < len(lines):
+        pieces.append("\n".join(lines[start:]))
+    return pieces
+
+
+def cap_toc(items: list[Any], room: int = TOC_ENTRIES) -> int:
+    """Keep the first ``room`` entries of a table of contents (depth first), in place; returns how many
+    were kept. The headings stay on the page, with their anchors; only the list of them is shorter."""
+    kept = 0
+    for at, item in enumerate(items):
+        if kept >= room:
+            del items[at:]
+            break
+        kept += 1 + cap_toc(item.children, room - kept - 1)
+    return kept

@@ -12,7 +12,8 @@ text, never parsed. Everything that writes an id, a class or an attribute goes t
 
 What the theme prints outside the page's HTML goes through the same rule in the plugin
 (``safe_toc``, ``safe_meta``). Before the first block is parsed, ``walker.site.bounds`` flattens what
-Python-Markdown would take quadratic time or unbounded recursion on. Written as a Markdown extension,
+Python-Markdown would take quadratic time or unbounded recursion on, and a long block is cut where it
+parts anyway. Written as a Markdown extension,
 not an MkDocs hook, so it runs under any Python-Markdown site generator.
 """
 
@@ -25,11 +26,12 @@ from xml.etree.ElementTree import Element
 
 import nh3
 from markdown import Extension, Markdown
+from markdown.blockprocessors import BlockProcessor
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
 from markdown.treeprocessors import Treeprocessor
 
-from walker.site.bounds import flatten, flattened_notice
+from walker.site.bounds import BLOCK_LINES, flatten, flattened_notice, split_long_block
 
 TAGS = {
     "a", "abbr", "b", "blockquote", "br", "code", "dd", "del", "details", "div", "dl", "dt", "em", "h1", "h2",
@@ -145,6 +147,21 @@ class FlattenPreprocessor(Preprocessor):
         return lines
 
 
+class LongBlockProcessor(BlockProcessor):
+    """A long block cut into the blocks it holds before any other processor reads it (``split_long_block``):
+    each of them took the first heading or rule of the block and tested all the rest again."""
+
+    def test(self, parent: Element, block: str) -> bool:
+        return block.count("\n") >= BLOCK_LINES
+
+    def run(self, parent: Element, blocks: list[str]) -> bool:
+        pieces = split_long_block(blocks[0])
+        if len(pieces) == 1:
+            return False  # nowhere to cut: the other processors take it as it is
+        blocks[0:1] = pieces
+        return True
+
+
 class SanitizePostprocessor(Postprocessor):
     def run(self, text: str) -> str:
         return sanitize(text)
@@ -158,6 +175,8 @@ class SafeHtmlExtension(Extension):
             md.inlinePatterns.deregister("html")
         # Priority 20: after superfences set fenced code aside (25), before any block is parsed.
         md.preprocessors.register(FlattenPreprocessor(md), "walker_flatten", 20)
+        # Priority 200: before admonition and details (105), the first to see a block.
+        md.parser.blockprocessors.register(LongBlockProcessor(md.parser), "walker_long_block", 200)
         # Priority 7: after attr_list (8) wrote what a note asked for, before toc (5) reads the headings.
         md.treeprocessors.register(AttributeTreeprocessor(md), "walker_attributes", 7)
         # Priority 0: after raw_html (30) and everything else that writes HTML.

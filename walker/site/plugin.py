@@ -24,6 +24,7 @@ from mkdocs.structure.files import File, Files, InclusionLevel
 from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
+from walker.site.bounds import cap_toc
 from walker.site.decide import PLACEHOLDER
 from walker.site.links import obsidian_url
 from walker.site.markdown_ext import SafeHtmlExtension, safe_meta, safe_toc
@@ -132,6 +133,7 @@ class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
         page.meta = safe_meta(page.meta)
         page.meta["title"] = inert(str(title or ""))
         safe_toc(page.toc)
+        cap_toc(page.toc.items)
         picture = self.site.pictures.get(page.file.src_uri)
         if picture:
             name, markup = picture
