@@ -129,7 +129,8 @@ def test_any_attribute_list_keeps_at_most_a_slug_id_on_a_heading_and_nothing_liv
             "{: id='p\" onmouseover=\"alert(2)' .a\"b onclick=\"alert(3)\" }\n\n"
             "## Seed {: id='s\" onmouseover=\"alert(4)' data-toc-label='&lt;img src=x onerror=alert(5)&gt;' "
             ".x\"y onclick=alert(6) }\n\nText.\n\n"
-            "## Kept {: #kept-anchor .shown }\n\nMore.\n")
+            "## Kept {: #kept-anchor .shown }\n\nMore [a link](https://example.org){: href=\"javascript:alert(7)\" "
+            "style=\"position:fixed;inset:0\" data-x=1 } and ![a picture](x.png){: src=\"javascript:alert(8)\" }.\n")
     vault = hostile_vault(tmp_path, {"Garden/Field.md": note})
     site, _ = build_in_process(vault, tmp_path / "site")
     assert live_code(site) == {}
@@ -138,6 +139,7 @@ def test_any_attribute_list_keeps_at_most_a_slug_id_on_a_heading_and_nothing_liv
     assert all(re.fullmatch(r"[A-Za-z0-9_-]*", t) for t in toc_targets(page))
     assert '<h2 id="kept-anchor">' in html  # a safe id stays (links to it still work); the class goes
     assert "&lt;img" not in html and "<img src=\"x\"" not in html
+    assert "position:fixed" not in html and "data-x" not in html
 
 
 def test_walkers_own_text_a_discharge_source_with_an_attribute_list_runs_nothing(tmp_path):

@@ -1,18 +1,18 @@
 """Markdown that Python-Markdown renders in linear time and without deep recursion.
 
-Python-Markdown recurses once per level of nesting (lists, quotes, emphasis, links) and scans from every
-``[`` to its partner, so 2,000 nested ``*`` stop a build with RecursionError and 20,000 nested brackets
-take it minutes. Past MAX_NESTING levels nesting is flattened: container markers past that depth are
-dropped, and the brackets and emphasis marks of pairs nested deeper are shown as look-alikes (［ ∗ ＿ ＝),
-which read the same and mean nothing to Markdown. Python-Markdown scans from each ``[`` to its partner
-(or to the paragraph's end when there is none): past a budget of twice the paragraph's length, the
-longest scans are shown the same way, as are many ``(`` that never close. Ordinary text is left as it
-is, found so with a few counts.
+Python-Markdown recurses once per level of nesting (lists, quotes, emphasis, links), scans from every
+``[`` to its partner (or to the paragraph's end), and parses a block (lines without a blank one between)
+by taking its first heading or rule and testing all the rest again. So 2,000 nested ``*`` stopped a
+build with RecursionError, 20,000 nested brackets took it a minute and a block of 20,000 headings more.
 
-Python-Markdown also parses a block (lines without a blank one between) by taking its first heading or
-rule and testing the rest again, so a block of 20,000 headings took minutes: ``split_long_block`` cuts
-a long block where a heading, a rule or an admonition would part it anyway. The theme and the search
-index walk a page's table of contents once per heading: ``cap_toc`` keeps its first TOC_ENTRIES.
+- ``flatten``: past MAX_NESTING levels, container markers are dropped and the brackets and emphasis marks
+  of deeper pairs are shown as look-alikes (［ ∗ ＿ ＝), which read the same and mean nothing to Markdown;
+  so are the brackets of the longest scans past SCAN_BUDGET, and many ``(`` that never close.
+- ``split_long_block``: a long block is cut where a heading, a rule or an admonition parts it anyway.
+- ``cap_toc``: the theme and the search index walk a page's table of contents once per heading, so it
+  lists the first TOC_ENTRIES.
+
+Ordinary text is left as it is, found so with a few counts.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ UNCLOSED_BRACKETS = 32  # more "(" than this that never close in a paragraph are
 SCAN_BUDGET = 2  # Python-Markdown may scan from "[" to "]" at most this many times a paragraph's length
 
 BLOCK_LINES = 200  # a block of more lines is cut where a heading, a rule or an admonition parts it anyway
-TOC_ENTRIES = 200  # a page's table of contents lists at most this many headings (the theme and search walk it per heading)
+TOC_ENTRIES = 200  # a page's table of contents lists at most this many headings
 
 LOOKALIKES = str.maketrans({"[": "［", "]": "］", "(": "（", ")": "）", "*": "∗", "_": "＿", "=": "＝"})
 _CONTAINER = re.compile(r"[ \t]*(?:>|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))")
@@ -81,8 +81,8 @@ def _cap_containers(text: str) -> tuple[str, int]:
 
 def _cap_inline(text: str) -> tuple[str, int]:
     """One paragraph with brackets and emphasis nested past MAX_NESTING, or brackets that would cost more
-    scanning than SCAN_BUDGET, shown as look-alikes; returns it and 1 if it was flattened (0 if not, or
-    when only brackets that never close were touched)."""
+    scanning than SCAN_BUDGET, shown as look-alikes; returns it and 1 if a pair was flattened (0 if none
+    was: brackets that never close look the same either way)."""
     budget = SCAN_BUDGET * len(text) + 20_000
     if (text.count("[") * len(text) <= budget and text.count("(") < UNCLOSED_BRACKETS
             and sum(map(text.count, "[*_=")) <= MAX_NESTING):
@@ -98,18 +98,20 @@ def _cap_inline(text: str) -> tuple[str, int]:
     scans += [(closer[1] - opener[0], opener, closer) for opener, closer, _ in pairs
               if opener not in flat and text[opener[0]] == "["]
     cost = sum(scan[0] for scan in scans)
+    flattened = bool(deep)
     for length, opener, closer in sorted(scans, key=lambda scan: scan[0], reverse=True):
         if cost <= budget:
             break
         cost -= length
         defuse += [opener] if closer is None else [opener, closer]
+        flattened = flattened or closer is not None
     if not defuse:
         return text, 0
     pieces, start = [], 0
     for left, right in sorted(defuse):
         pieces += [text[start:left], text[left:right].translate(LOOKALIKES)]
         start = right
-    return "".join(pieces) + text[start:], 1 if deep else 0
+    return "".join(pieces) + text[start:], int(flattened)
 
 
 def _pairs(text: str) -> tuple[list[tuple[Span, Span, int]], list[Span], list[Span]]:

@@ -13,8 +13,8 @@ text, never parsed. Everything that writes an id, a class or an attribute goes t
 What the theme prints outside the page's HTML goes through the same rule in the plugin
 (``safe_toc``, ``safe_meta``). Before the first block is parsed, ``walker.site.bounds`` flattens what
 Python-Markdown would take quadratic time or unbounded recursion on, and a long block is cut where it
-parts anyway. Written as a Markdown extension,
-not an MkDocs hook, so it runs under any Python-Markdown site generator.
+parts anyway. Written as a Markdown extension, not an MkDocs hook, so it runs under any Python-Markdown
+site generator.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ ATTRIBUTES = {
 URL_SCHEMES = {"http", "https", "mailto", "obsidian"}
 HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
-SAFE_ID = re.compile(r"[A-Za-z0-9_-]{1,200}")  # slug characters: nothing any HTML, CSS or URL context reads
+SAFE_ID = re.compile(r"[A-Za-z0-9_-]+")  # slug characters: nothing any HTML, CSS or URL context reads
 _NAMES_AN_ID = frozenset({"id", "for", "name"})
 
 
