@@ -115,3 +115,31 @@ def test_a_hand_written_candidate_gives_its_passages_or_the_critic_reads_its_ref
     assert bare.passages == () and bare.bridge[1].path == "Garden/Compost.md"
     critic = CriticContext(ws.corpus, ws.index, {STARTER, "Garden/Compost.md"}, [])
     assert repeated_text(listed, critic) and repeated_text(bare, critic) is None  # none quoted: nothing copied
+
+
+def test_the_record_page_marks_the_passages_the_record_keeps(tmp_path):
+    """The review site marks the sentence the walk quoted from each ref, read from the record, never from the
+    claim: a reworded claim marks the same sentences, and an older record without passages marks none."""
+    import dataclasses
+
+    from walker.corpus import load_corpus
+    from walker.site.links import SiteLinks
+    from walker.site.recordpage import record_page
+
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    (kept,) = json.loads(cli("walk", vault, "--now", "2026-12-04T07:50", "--seed-note", "Cache Warming",
+                             "--json").output)["hypotheses"]
+    record = records(vault, "active")[kept]
+    corpus = load_corpus(vault)
+    links = SiteLinks(corpus, "vault", {p: f"notes/{p}" for p in corpus.notes}, {})
+
+    def marked(stored):
+        page = record_page(stored, f"walks/active/{kept}.md", f"hypotheses/{kept}.md", {}, corpus, links, None, {})
+        return [part.replace("**", "") for part in page.split("==")[1::2]]  # the thread words are in bold
+
+    passages = record.data["passages"]
+    assert marked(record) == passages
+    reworded = {**record.data, "claim": "Both are warmed “Replay yesterday's most frequent keys a few minutes before”."}
+    assert marked(dataclasses.replace(record, data=reworded)) == passages
+    older = {k: v for k, v in record.data.items() if k != "passages"}
+    assert marked(dataclasses.replace(record, data=older)) == []

@@ -37,10 +37,10 @@ def record_page(record: StoredRecord, source: str, page: str, ages: dict[str, in
             lines += [f"**{label}**: {as_text(str(data[key]))}", ""]
     lines += ["> " + as_text(rec.claim).replace("\n", "\n> "), ""]
     lines += ["## Evidence", ""]
-    quotes = re.findall(r"“([^”]{12,})”", rec.claim)
     thread = [t for t in rec.thread if len(t) >= 3][:6] if isinstance(rec, Hypothesis) else []
-    for ref in rec.supporting_refs:
-        lines += _evidence(ref, page, corpus, links, quotes, thread, read)
+    quoted = rec.passages or ("",) * len(rec.supporting_refs)  # an older record kept none: nothing is marked
+    for ref, passage in zip(rec.supporting_refs, quoted):
+        lines += _evidence(ref, page, corpus, links, passage, thread, read)
     folded: list[str] = []
     if isinstance(rec, NoteworthyEntry):
         lines += ["## Why the critic rejected it", "", as_text(rec.rejection_reason), "",
@@ -94,17 +94,18 @@ def _reviewer_notes(record: StoredRecord, source: str, page: str, links: SiteLin
     return links.convert(as_obsidian_shows(notes, titled=True), source, page)
 
 
-def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks, quotes: list[str],
+def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks, passage: str,
               thread: list[str], read: dict[str, list[Paragraph]]) -> list[str]:
-    """A cited passage: a link to it, and its excerpt with the sentence the claim quotes marked and the
-    words the two passages share (the thread) in bold."""
+    """A cited passage: a link to it, and its excerpt with the sentence the walk quoted from it (the record's
+    ``passages``) marked and the words the two passages share (the thread) in bold."""
     parsed = Ref.parse(ref)
     title, anchor = note_title(parsed.path), parsed.anchor
     suffix = f" › {anchor.lstrip('^')}" if anchor and anchor.lower() != title.lower() else ""
     target = f"#{anchor}" if anchor and parsed.lines is None else ""
     shown = links.convert(f"[[{parsed.path.removesuffix('.md')}{target}|{title}{suffix}]]", POOL + "/x.md", page)
     whole = _excerpt(corpus, ref, read)
-    quoted = next((q for q in quotes if q in whole), "")
+    quoted = " ".join(passage.split())
+    quoted = quoted if quoted in whole else ""
     excerpt = as_text(_window(whole, around=quoted))
     if quoted and as_text(quoted) in excerpt:
         excerpt = excerpt.replace(as_text(quoted), f"=={as_text(quoted)}==", 1)
