@@ -73,10 +73,6 @@ class Budget:
     def exhausted(self) -> bool:
         return self.spent > 2 * self.allowed
 
-    def limit(self) -> float:
-        """The time the next match may take."""
-        return OVER_BUDGET_LIMIT if self.over else MATCH_LIMIT
-
 
 @dataclass(eq=False)
 class UserPattern:
@@ -114,7 +110,8 @@ class _Rules:
     def _search(self, pattern: UserPattern, compiled: regex.Pattern[str], path: str) -> regex.Match[str] | None:
         """``compiled.search(path)`` within the time limit, charged to ``pattern`` and the budget."""
         budget = self.budget
-        limit = budget.limit()
+        allowed = budget.allowed  # once: this runs for every path
+        limit = OVER_BUDGET_LIMIT if budget.spent > allowed else MATCH_LIMIT
         started = time.perf_counter()
         try:
             found = compiled.search(path, timeout=limit)
@@ -125,7 +122,7 @@ class _Rules:
         pattern.spent += elapsed
         pattern.calls += 1
         budget.spent += elapsed
-        if budget.over and not pattern.dropped:
+        if budget.spent > allowed and not pattern.dropped:
             if pattern.spent > SLOW_MEAN * pattern.calls:
                 pattern.dropped = (f"took {pattern.spent / pattern.calls * 1000:.2g} ms a path on average once the "
                                    f"scan had spent its {budget.allowed:.2g} s for patterns")
@@ -201,8 +198,8 @@ class RegexFilters(_Rules):
                 return pattern
         return None
 
-    def precheck_parts(self) -> list[str]:
-        return [f"(?i:{p.compiled.pattern})" for p in self.patterns
+    def precheck_parts(self) -> list[tuple[str, str]]:
+        return [("anywhere", f"(?i:{p.compiled.pattern})") for p in self.patterns
                 if p.in_precheck and p.compiled is not None and not p.dropped]
 
 
@@ -249,8 +246,21 @@ class GlobRules(_Rules):
                 break
         return decided is not None and decided.excludes
 
-    def precheck_parts(self) -> list[str]:
-        return [f"(?:{p.compiled.pattern})" for p in self._live if p.compiled is not None and not p.dropped]
+    def precheck_parts(self) -> list[tuple[str, str]]:
+        """Where each pattern may match (after a folder, at the start, anywhere) and what it asks there:
+        most begin ``^(?:.+/)?``, and one search of that prefix for all of them is three times faster."""
+        parts = []
+        for pattern in self._live:
+            text = pattern.compiled.pattern if pattern.compiled is not None and not pattern.dropped else None
+            if text is None:
+                continue
+            if text.startswith(_ANY_FOLDER):
+                parts.append(("after a folder", f"(?:{text[len(_ANY_FOLDER):]})"))
+            elif text.startswith("^"):
+                parts.append(("at the start", f"(?:{text[1:]})"))
+            else:
+                parts.append(("anywhere", f"(?:{text})"))
+        return parts
 
 
 class UserRules(_Rules):
@@ -292,7 +302,7 @@ class UserRules(_Rules):
                 precheck.dropped = None  # it may have been slow for a pattern dropped since
             parts = self.obsidian.precheck_parts() + [part for rules in self.globs for part in rules.precheck_parts()]
             try:
-                self._combined = self._compile("|".join(parts)) if parts else None
+                self._combined = self._compile(_union(parts)) if parts else None
             except _Refused:
                 precheck.dropped = "could not be compiled"
         if precheck.dropped:
@@ -304,6 +314,21 @@ class UserRules(_Rules):
             self._built_at = budget.drops
             return True
         return found
+
+
+_ANY_FOLDER = "^(?:.+/)?"  # how pathspec starts a pattern that may match below any folder
+
+
+def _union(parts: list[tuple[str, str]]) -> str:
+    """One regular expression that matches where any of ``parts`` does: ``^(?:.+/)?(?:a|b)`` finds the
+    same paths as ``^(?:.+/)?a|^(?:.+/)?b``, in one pass over the folders instead of one per pattern."""
+    by_place: dict[str, list[str]] = {"after a folder": [], "at the start": [], "anywhere": []}
+    for place, text in parts:
+        by_place[place].append(text)
+    anchored = by_place["at the start"]
+    if by_place["after a folder"]:
+        anchored = ["(?:.+/)?(?:" + "|".join(by_place["after a folder"]) + ")", *anchored]
+    return "|".join((["^(?:" + "|".join(anchored) + ")"] if anchored else []) + by_place["anywhere"])
 
 
 def _combinable(text: str) -> bool:
