@@ -33,7 +33,7 @@ PARSER_VERSION = 3
 # The code that decides what a row holds. Its source is part of the cache's name, so a change to how a
 # link, tag, heading, block or paragraph is read (or how a row is stored) starts a fresh cache without
 # anyone remembering to bump PARSER_VERSION.
-PARSE_RULES = ("parse.py", "properties.py", "resolve.py", "model.py", "cache.py", "text.py")
+PARSE_RULES = ("parse.py", "properties.py", "resolve.py", "model.py", "cache.py", "text.py", "files.py")
 
 
 def source_digest(folder: Path, names: tuple[str, ...]) -> str:

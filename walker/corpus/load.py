@@ -21,10 +21,11 @@ from typing import Any
 from walker import safefile
 from walker.config import Settings, cache_dir, load_settings
 from walker.corpus.cache import Entry, ParseCache, loads, stored_paragraphs
+from walker.corpus.files import read_regular
 from walker.corpus.model import Corpus, ParsedNote, Skipped, VaultFile
 from walker.corpus.parse import BinaryFileError, decode, parse_note
 from walker.corpus.resolve import Resolver, find_subpath
-from walker.corpus.scan import list_vault, read_regular
+from walker.corpus.scan import list_vault
 from walker.corpus.text import Paragraph, paragraphs_of, read_paragraphs
 from walker.errors import VaultNotFound
 

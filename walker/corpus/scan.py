@@ -13,7 +13,6 @@ memory. The ignore patterns come from the user and run under a time budget (``fi
 
 from __future__ import annotations
 
-import errno
 import json
 import os
 import stat
@@ -21,8 +20,8 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from walker import safefile
 from walker.config import Settings, read_settings_file
+from walker.corpus.files import inside as _inside
 from walker.corpus.filters import Budget, GlobRules, RegexFilters, UserRules
 from walker.corpus.model import Skipped, VaultFile
 
@@ -149,38 +148,6 @@ def _entry_order(entry: os.DirEntry[str]) -> tuple[str, bool, str]:
         return name, False, name
     normal = unicodedata.normalize("NFC", name)
     return normal, normal != name, name
-
-
-def _inside(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
-
-
-def read_note(root: Path | str, path: str, limit: int, expected: int = 256 * 1024) -> bytes:
-    """The bytes of the note at vault-relative ``path``, read as scan lists it: a regular file, or a
-    symlink to one inside the vault (read at its target, so no link is followed). NotAFile otherwise,
-    TooLarge past ``limit``: the file may have changed since the scan."""
-    full = os.path.join(root, path)
-    try:
-        return read_regular(full, limit, expected)
-    except safefile.NotAFile as exc:
-        if exc.errno != errno.ELOOP:
-            raise
-    target = os.path.realpath(full)
-    if not _inside(target, os.path.realpath(root)):
-        raise safefile.NotAFile(errno.EXDEV, "a symlink to outside the vault, not followed", full)
-    return read_regular(target, limit, expected)
-
-
-def read_regular(path: str, limit: int, expected: int) -> bytes:
-    """``safefile.read_bytes(path, limit)``, asking first for ``expected`` bytes at most: it sets aside
-    as much memory as it may read, and a 5 MB buffer for each small note made a cold scan's reads four
-    times slower."""
-    if expected < limit:
-        try:
-            return safefile.read_bytes(path, expected)
-        except safefile.TooLarge:
-            pass
-    return safefile.read_bytes(path, limit)
 
 
 @dataclass(frozen=True)

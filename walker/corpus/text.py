@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from walker.config import MAX_NOTE_MB
+from walker.corpus.files import read_note
 from walker.corpus.model import ParsedNote
 from walker.corpus.parse import ALL_DIGITS_RE, TAG_RE, decode
-from walker.corpus.scan import read_note
 
 _FENCE = re.compile(r"^\s*(?:>\s*)*(?:[-*+]\s+)?(`{3,}|~{3,})")  # also inside quotes and list items
 _MATH_FENCE = re.compile(r"^\s*\$\$")
