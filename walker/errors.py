@@ -1,7 +1,8 @@
 """Exceptions that reach the user. The CLI maps them to messages and exit codes.
 
 Every failure a user can cause is a ``WalkerError``: the CLI prints ``Error: <message>`` on one line
-and exits with its ``exit_code`` (2: usage, input or a busy pool). Findings (``walker check``,
+and exits with its ``exit_code`` (2: usage, input or a busy pool). A full disk exits 1 after removing
+what it had started. Findings (``walker check``,
 ``walker review`` with edits it could not apply) exit 1. Anything else is a bug: the CLI writes the
 traceback to a crash log in the cache folder, prints one line naming it, and exits 3.
 
@@ -11,6 +12,8 @@ WalkerError                base; exit code 2
  ├── NoteNotFound          (workspace) no note by that name
  ├── RecordNotFound        (pool.inspect) no pool record by that id
  ├── RecordError           (pool.records) a record's properties do not match its schema
+ │    └── UnreadableRecord (pool.records) a record file walker cannot read: not a regular file, not YAML,
+ │                         or a property of the wrong shape (a finding for `check`, skipped elsewhere)
  ├── PoolBusy              (pool.store) another walker command holds the pool lock
  ├── UnsafePool            (pool.store) walks/ or a file in it is not what walker made
  ├── PoolWriteError        (pool.store) a write under walks/ failed; what was half-written is gone
