@@ -2,9 +2,10 @@
 and ``exclude`` in walker.toml.
 
 Anyone who can write to the vault can write these, and a regular expression can take exponential time
-on the right path: ``/^(a|aa)+$/`` on a long name, or the glob ``*a*a*a…*b``, which pathspec turns into
-a regular expression that backtracks as badly. So every match runs under the ``regex`` module's
-timeout, and one scan's matching shares one ``Budget``:
+on the right path: ``/^(a|aa)+$/`` on a long name, or the glob ``*a*a*a…*b``, whose translation by
+pathspec Python's ``re`` backtracks on for hours (the ``regex`` module answers that one at once, but
+nothing promises it of every pattern). So every match runs under the ``regex`` module's timeout, and
+one scan's matching shares one ``Budget``:
 
 - a match slower than ``MATCH_LIMIT`` drops its pattern;
 - past the budget (``BUDGET_BASE`` plus ``BUDGET_PER_PATH`` per path matched), the limit falls to
