@@ -33,7 +33,11 @@ def read_bytes(path: Path | str, limit: int, follow: bool = False) -> bytes:
     """The whole content of a regular file of at most ``limit`` bytes."""
     descriptor = _open_regular(path, follow)
     with os.fdopen(descriptor, "rb") as handle:
-        data = handle.read(limit + 1)
+        # As much as the file holds, not as much as the cap allows: a read sets its buffer aside first.
+        size = os.fstat(descriptor).st_size
+        data = handle.read(min(limit, size) + 1)
+        if size < len(data) <= limit:  # it grew since the stat (or it is a /proc file that says 0): read on
+            data += handle.read(limit + 1 - len(data))
     if len(data) > limit:
         raise TooLarge(errno.EFBIG, f"larger than {limit / MB:g} MB", str(path))
     return data

@@ -21,7 +21,6 @@ from typing import Any
 from walker import safefile
 from walker.config import Settings, cache_dir, load_settings
 from walker.corpus.cache import Entry, ParseCache, loads, stored_paragraphs
-from walker.corpus.files import read_regular
 from walker.corpus.model import Corpus, ParsedNote, Skipped, VaultFile
 from walker.corpus.parse import BinaryFileError, decode, parse_note
 from walker.corpus.resolve import Resolver, find_subpath
@@ -237,7 +236,7 @@ def read_and_parse(abspath: str, path: str, size: int, max_mb: float, index_comm
     try:
         # abspath is a regular file (scan listed a symlink at its target): a FIFO or a device put there
         # since, or a file grown past the cap, is refused rather than read
-        raw = read_regular(abspath, limit, size + 4096)
+        raw = safefile.read_bytes(abspath, limit)
         text, warnings = decode(raw)
     except BinaryFileError as exc:
         return str(exc), None
