@@ -215,6 +215,9 @@ def test_decision_journey(site, browser, width, scheme, tmp_path_factory):
 
     def check(name: str) -> None:
         page.wait_for_load_state()
+        # Material fades colours in (CSS transitions); axe measuring contrast mid-fade, on a loaded machine,
+        # saw a half-drawn colour.
+        page.wait_for_function("document.getAnimations().every(a => a.playState !== 'running')")
         page.screenshot(path=str(out / f"journey-{name}-{scheme}-{width}.png"), full_page=True)
         found = Axe().run(page, options={"preload": False}).response["violations"]  # no XHR for stylesheets
         serious.extend(f"{name}: {v['id']} ({v['impact']})" for v in found if v["impact"] in ("serious", "critical"))
