@@ -11,10 +11,8 @@ inspired it is lineage (``inspired_by``), never its source (protocol §6.2.1).
 
 from __future__ import annotations
 
-import errno
 import os
 import re
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -25,13 +23,12 @@ from walker import safefile
 from walker.config import inbox_path
 from walker.corpus.properties import split_frontmatter
 from walker.errors import ConfigError, WalkerError
-from walker.pool.recordfile import write_all
 from walker.pool.records import ref_link
 from walker.safeyaml import refuse_aliases
 
 CONCLUSION_ID = re.compile(r"conclusion-(\d{4}-\d{2}-\d{2})-(\d{3,})")
 NOTE_LIMIT = safefile.MB  # a conclusion note is a few hundred bytes; a larger note is no conclusion
-TEMPORARY_PREFIX = ".walker-"  # a note being written; hidden in Obsidian
+TEMPORARY_PREFIX = safefile.TEMPORARY_PREFIX  # a note being written; hidden in Obsidian
 
 
 class InboxError(WalkerError):
@@ -82,32 +79,11 @@ def capture(vault: Path, folder: str, conclusion: Conclusion) -> Path:
     for attempt in range(100):
         path = inbox / (f"{title}.md" if attempt == 0 else f"{title} ({attempt + 1}).md")
         try:
-            _create(path, data)
+            safefile.create_new(path, data)
         except FileExistsError:
             continue
         return path
     raise InboxError(f"{inbox}: a hundred notes already start with {title!r}; rename some and try again")
-
-
-def _create(path: Path, data: bytes) -> None:
-    """``path`` with ``data``, whole or not at all; FileExistsError when the name is taken (even by a
-    dangling symlink)."""
-    descriptor, temporary = tempfile.mkstemp(prefix=TEMPORARY_PREFIX, suffix=".tmp", dir=path.parent)
-    try:
-        try:
-            write_all(descriptor, data)
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)
-        os.chmod(temporary, 0o644)
-        try:
-            os.link(temporary, path, follow_symlinks=False)  # atomic, and never replaces a name
-        except OSError as exc:
-            if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK):
-                raise
-            safefile.create_new(path, data)  # a file system without hard links: create-only, cleaned up
-    finally:
-        Path(temporary).unlink(missing_ok=True)
 
 
 def conclusions(vault: Path, folder: str) -> dict[str, list[Path]]:

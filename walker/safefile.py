@@ -111,18 +111,51 @@ def write_atomic(path: Path, text: str | bytes, mode: int = 0o644) -> None:
         raise
 
 
+TEMPORARY_PREFIX = ".walker-"  # a new file being written (create_new): hidden in Obsidian, found by `check`
+
+
 def create_new(path: Path, text: str | bytes, mode: int = 0o644) -> None:
-    """Write a file that must not exist yet; on any failure (a full disk) nothing is left behind."""
+    """Write a file that must not exist yet, whole or not at all: a temporary file beside it, synced, then
+    hard-linked to its name, which is atomic and never replaces a name (FileExistsError when it is taken,
+    even by a dangling symlink). A file system without hard links gets a create-only write that removes
+    what it started on a failure (a full disk)."""
     data = text.encode("utf-8") if isinstance(text, str) else text
+    descriptor, temporary = tempfile.mkstemp(prefix=TEMPORARY_PREFIX, suffix=".tmp", dir=path.parent)
+    try:
+        try:
+            write_all(descriptor, data)
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        os.chmod(temporary, mode)
+        try:
+            os.link(temporary, path, follow_symlinks=False)
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK):
+                raise
+            _create_in_place(path, data, mode)
+    finally:
+        Path(temporary).unlink(missing_ok=True)
+
+
+def _create_in_place(path: Path, data: bytes, mode: int) -> None:
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
     try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            write_all(descriptor, data)
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
     except BaseException:
         Path(path).unlink(missing_ok=True)
         raise
+
+
+def write_all(descriptor: int, data: bytes) -> None:
+    """Write all of ``data`` (``os.write`` may write less than it was given)."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(descriptor, view):]
 
 
 def _kind_name(mode: int) -> str:

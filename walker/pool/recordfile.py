@@ -8,7 +8,6 @@ write one safely.
 from __future__ import annotations
 
 import io
-import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -86,13 +85,6 @@ def parse_record(text: str, shown: str) -> tuple[dict[str, Any], str]:
     if problems:
         raise UnreadableRecord(shown, problems, kind="schema")
     return properties, body
-
-
-def write_all(descriptor: int, data: bytes) -> None:
-    """Write all of ``data`` (``os.write`` may write less than it was given)."""
-    view = memoryview(data)
-    while view:
-        view = view[os.write(descriptor, view):]
 
 
 def load_yaml(text: str) -> Any:

@@ -44,7 +44,6 @@ from walker.pool.recordfile import (
     reviewer_part,
     round_trip_yaml,
     split_front,
-    write_all,
 )
 from walker.pool.records import (
     FOLDER_OF_STATUS,
@@ -56,7 +55,7 @@ from walker.pool.records import (
     render_body,
     validate,
 )
-from walker.safefile import REPORT_LIMIT, read_tail, write_atomic
+from walker.safefile import REPORT_LIMIT, read_tail, write_all, write_atomic
 from walker.safeyaml import refuse_aliases
 
 POOL = "walks"
