@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import math
 import os
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -179,6 +181,48 @@ def cache_dir() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("walker"))
+
+
+log = logging.getLogger("walker")
+_warned: set[str] = set()  # cache folders already warned about in this process
+
+
+def cache_folder(folder: Path | None = None) -> Path | None:
+    """The cache folder (``cache_dir()`` unless given), created ``0700``; None, with one warning per
+    process, when walker must not use it.
+
+    Refused: a symlink (a cache linked into a synced vault), anything but a folder, a folder owned
+    by another user or writable by group or others. Whoever can write there could plant a cache file.
+    """
+    folder = folder or cache_dir()
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
+        problem = _unsafe(os.lstat(folder))
+    except OSError as exc:
+        problem = f"cannot be created ({exc.strerror or exc})"
+    if problem is None:
+        return folder
+    if str(folder) not in _warned:
+        _warned.add(str(folder))
+        log.warning("walker: the cache folder %s %s; working without a cache (slower). Set WALKER_CACHE_DIR to "
+                    "a folder only you can write to.", folder, problem)
+    return None
+
+
+def _unsafe(info: os.stat_result) -> str | None:
+    if stat.S_ISLNK(info.st_mode):
+        return "is a symlink"
+    if not stat.S_ISDIR(info.st_mode):
+        return "is not a folder"
+    if info.st_uid != os.geteuid():
+        return f"belongs to another user (uid {info.st_uid})"
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return f"is writable by group or others (mode {stat.S_IMODE(info.st_mode):o})"
+    return None
 
 
 DEFAULT_CONFIG = """\

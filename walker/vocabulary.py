@@ -2,7 +2,7 @@
 
 Plain Python, no numpy: a hook imports this on every turn. ``walker.similarity`` builds the
 index and writes the vocabulary this module reads. Both live in the cache folder, which
-``cache_folder`` checks first: a cache holds data only (JSON, NumPy arrays), never anything that
+``config.cache_folder`` checks first: a cache holds data only (JSON, NumPy arrays), never anything that
 runs when read, and a folder someone else could write to is not used at all.
 """
 
@@ -10,61 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import math
-import os
 import re
-import stat
 from pathlib import Path
 
-from walker.config import cache_dir
+from walker.config import cache_folder
 from walker.safefile import MB, read_text, write_atomic
 
 INDEX_VERSION = 14  # 14: JSON and NumPy arrays; the pickles of 13 and before are never read
 TOKEN_PATTERN = r"(?u)\b[^\W\d_][^\W\d_'-]{2,}\b"  # words of three letters or more, no numbers
 VOCABULARY_LIMIT = 64 * MB
-
-log = logging.getLogger("walker")
-_warned: set[str] = set()
-
-
-def cache_folder(folder: Path | None = None) -> Path | None:
-    """The cache folder (``cache_dir()`` unless given), created ``0700``; None, with one warning per
-    process, when walker must not use it.
-
-    Refused: a symlink (a cache linked into a synced vault), anything but a folder, a folder owned
-    by another user or writable by group or others. Whoever can write there could plant a cache file.
-    """
-    folder = folder or cache_dir()
-    try:
-        folder.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            folder.mkdir(mode=0o700)
-        except FileExistsError:
-            pass
-        problem = _unsafe(os.lstat(folder))
-    except OSError as exc:
-        problem = f"cannot be created ({exc.strerror or exc})"
-    if problem is None:
-        return folder
-    if str(folder) not in _warned:
-        _warned.add(str(folder))
-        log.warning("walker: the cache folder %s %s; working without a cache (slower). Set WALKER_CACHE_DIR to "
-                    "a folder only you can write to.", folder, problem)
-    return None
-
-
-def _unsafe(info: os.stat_result) -> str | None:
-    if stat.S_ISLNK(info.st_mode):
-        return "is a symlink"
-    if not stat.S_ISDIR(info.st_mode):
-        return "is not a folder"
-    if info.st_uid != os.geteuid():
-        return f"belongs to another user (uid {info.st_uid})"
-    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        return f"is writable by group or others (mode {stat.S_IMODE(info.st_mode):o})"
-    return None
-
 
 def cache_name(vault: Path | str, kind: str, suffix: str) -> Path | None:
     """Where this vault's cache file of ``kind`` lives, or None when there is no usable cache folder."""

@@ -24,10 +24,10 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
+from walker.config import cache_folder
 from walker.corpus.model import Block, Heading, ParsedNote, RawLink, Section
 from walker.corpus.text import Paragraph
 from walker.safefile import is_regular
-from walker.vocabulary import cache_folder
 
 PARSER_VERSION = 3
 # The code that decides what a row holds. Its source is part of the cache's name, so a change to how a
