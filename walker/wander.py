@@ -220,7 +220,7 @@ def neighbourhood(
         return sorted(paths, key=lambda p: (-similarity[p], p))
 
     linked = closest(p for p in others if distance.get(p) in (1, 2))
-    close = closest(p for p in others if distance.get(p) not in (1, 2) and CLOSE <= similarity[p] < NEAR_DUPLICATE)
+    close = closest(p for p in others if distance.get(p) not in (1, 2) and CLOSE <= similarity[p])
     close = close[: max(settings.near // 2, settings.near - len(linked))]  # half of near, or what links leave
     linked = linked[: settings.near - len(close)]
     near = [make(p, "near", _why(distance.get(p), similarity[p])) for p in closest(linked + close)]

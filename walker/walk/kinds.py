@@ -1,21 +1,19 @@
 """The kinds of hypothesis a walk proposes, each with its own claim and its own way to be wrong.
 
-- missing link: two notes about one concept, with no chain of two links between them;
-- tension: two passages on one subject, one denying what the other affirms;
+- missing link: two passages that say two things about one subject, in notes no chain of two links joins;
+- tension: two passages on one subject, one advising against what the other does;
 - answer: an open question in one note, and a passage elsewhere that speaks to it;
-- analogy: one mechanism in two domains, joined by two or more words used in one sense.
+- analogy: one mechanism in two domains, joined by words both use in one sense;
+- duplicate: two notes that cover one thing, in mostly the same words: one should be merged into the other.
 
-Where two notes sit decides what their shared words can mean. In two domains (top-level
-folders the vault keeps apart in meaning) they may be an analogy; in one domain but
-different folders, a missing link; in one folder, nothing unless the notes are about one
-subject: the owner filed them side by side and sees them together. Two notes named for one
-concept (a rare word in both titles, "Nested Backlinks" and "Styling the Backlinks") are
-about one subject, and that word alone is thread enough for a missing link or a tension.
+The kind only says what shape a pair has; whether it is worth a reader's time is the score's
+decision (walk/scorer.py), from the evidence the vault gives (walk/evidence.py). Titles never
+decide a kind: "Perfect pitch" and "Sales pitch" share a word, not a concept.
 
-Every kind words its claim from the two passages, says when it applies from what the
-passages are about (their key phrases, never the titles alone), and names in
-``disconfirm_if`` an observation that ``disconfirmed`` can check: false for the pair the
-walk found, true once the pair stops being what the claim says.
+Every kind words its claim as the relation between the two passages, quotes both, says when
+it applies from what the passages are about (their key phrases, never the titles alone), and
+names in ``disconfirm_if`` an observation that ``disconfirmed`` can check: false for the pair
+the walk found, true once the pair stops being what the claim says.
 """
 
 from __future__ import annotations
@@ -30,12 +28,9 @@ from walker.walk.sense import GLUE, Thread, surface_forms
 SAME_CONCEPT = 0.5  # notes this close in meaning, their thread left out, share a subject: not an analogy...
 OTHER_FOLDER_CONCEPT = 0.75  # ...and this close when they sit in different top-level folders
 DAILY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a daily note's title
-THREAD_WORDS = 2  # a thread the walk proposes runs through at least this many shared words...
-THREAD_TERMS = 2  # ...in this many terms: a lone two-word term was a stock phrase or a button's name in 5 of 5
-                  # labelled survivors ("for performance reasons", "pencil icon"); one more shared word joins it
+THREAD_WORDS = 2  # a thread the walk proposes runs through at least this many shared words
 DOMAIN_APART = 0.3  # folders whose subjects are less close than this are two domains (similarity.domain_closeness)
 ONE_FOLDER, ONE_DOMAIN, APART = "one folder", "one domain", "apart"
-LINK_CLOSENESS = 0.1  # passages in one domain this close in meaning, their thread left out, are about one thing
 _NEGATION = re.compile(r"\b(?:not|never|no|nor|cannot|can't|don't|doesn't|isn't|aren't|won't|avoid|stop|without)\b|"
                        r"n't\b", re.IGNORECASE)
 
@@ -52,60 +47,38 @@ class Pair:
     same_concept: bool  # the notes are about one subject
     linked: bool  # a link, or a note both link to, joins them
     domains: str = APART  # ONE_FOLDER, ONE_DOMAIN or APART: where the two notes sit
-    everyday: frozenset[str] = frozenset()  # thread terms everyday English uses ("middle"): no thread alone
-    cohesive: bool = True  # the thread's terms make one concept (sense.cohesive)
-    named: tuple[str, ...] = ()  # thread terms in both notes' titles: the notes are named for them, one is enough
-
-    @property
-    def specific(self) -> tuple[str, ...]:
-        """The thread's terms that are not everyday words."""
-        return tuple(t for t in self.thread.terms if t not in self.everyday)
-
-    @property
-    def specific_words(self) -> int:
-        """How many words the specific terms hold: two shared words, or one shared two-word term."""
-        return sum(len(t.split()) for t in self.specific)
+    duplicate: bool = False  # the two notes cover one thing in mostly the same words
 
 
 def classify(pair: Pair) -> str | None:
-    """The kind a pair makes, or None when it makes no hypothesis worth a reader's time."""
-    if not pair.named and (sum(len(t.split()) for t in pair.thread.terms) < THREAD_WORDS
-                           or len(pair.thread.terms) < THREAD_TERMS):
+    """The shape a pair has, or None when it has none: fewer than two shared words, or one text pasted twice."""
+    if sum(len(t.split()) for t in pair.thread.terms) < THREAD_WORDS or _same_words(pair.text_a, pair.text_b):
         return None
     if is_question(pair.text_a) and not is_question(pair.text_b):
-        return "answer"  # the question itself says what the passages are about; everyday words may carry it
-    if not pair.named and (pair.specific_words < THREAD_WORDS or not pair.cohesive):
-        return None  # "a particular string" and "a particular date": everyday words join anything to anything
-    if _same_words(pair.text_a, pair.text_b):
-        return None  # one passage pasted into two notes is a copy, not a discovery
-    if pair.same_concept:
-        if opposed(pair.text_a, pair.text_b, pair.thread.terms):
-            return "tension"  # two notes on one subject, one denying what the other says
-        return None if pair.linked else "missing-link"
-    if pair.domains == APART:
-        return "analogy"
-    return "missing-link" if _linkable(pair) else None
+        return "answer"
+    if pair.duplicate:
+        return "duplicate"
+    if pair.same_concept and opposed(pair.text_a, pair.text_b, pair.thread.terms):
+        return "tension"
+    return "analogy" if pair.domains == APART and not pair.same_concept else "missing-link"
 
 
 def _same_words(a: str, b: str) -> bool:
     return re.findall(r"\w+", a.lower()) == re.findall(r"\w+", b.lower())
 
 
-def _linkable(pair: Pair) -> bool:
-    """Passages in two folders of one domain, not yet linked, about one thing beyond their shared words."""
-    return pair.domains == ONE_DOMAIN and not pair.linked and pair.thread.closeness >= LINK_CLOSENESS
-
-
 def disconfirmed(kind: str, pair: Pair) -> bool:
     """Whether the observation a kind's ``disconfirm_if`` names holds for this pair."""
     if kind == "missing-link":
-        return pair.linked or not (pair.same_concept or _linkable(pair))
+        return pair.linked
     if kind == "tension":
         return not (pair.same_concept and opposed(pair.text_a, pair.text_b, pair.thread.terms))
     if kind == "answer":
         return not is_question(pair.text_a) or len(_stems(pair.text_a) & _stems(pair.text_b)) < THREAD_WORDS
     if kind == "analogy":
-        return pair.specific_words < THREAD_WORDS or not pair.cohesive or pair.same_concept or pair.domains != APART
+        return pair.same_concept or pair.domains != APART
+    if kind == "duplicate":
+        return not pair.duplicate
     raise ValueError(f"unknown kind {kind!r}")
 
 
@@ -174,23 +147,28 @@ class _Names(NamedTuple):
 
     a: str
     b: str
-    quotes: str
+    text_a: str
+    text_b: str
     thread: str
     about_a: str
     about_b: str
 
 
-def word(kind: str, pair: Pair, index: TextIndex) -> Wording:
-    thread = words_of(surface_forms(pair.text_a, pair.named or pair.thread.terms[:3]))
-    names = _Names(pair.a, pair.b, f"{capital(pair.a)}: “{pair.text_a}” {capital(pair.b)}: “{pair.text_b}”", thread,
+def word(kind: str, pair: Pair, index: TextIndex, merge_into_first: bool = True) -> Wording:
+    """A kind's wording; ``merge_into_first``: of two duplicates, the first note is the fuller one."""
+    thread = words_of(surface_forms(pair.text_a, pair.thread.terms[:3]))
+    names = _Names(pair.a, pair.b, pair.text_a, pair.text_b, thread,
                    words_of(key_phrases(pair.text_a, index)) or thread, words_of(key_phrases(pair.text_b, index)) or thread)
+    if kind == "duplicate":
+        return _duplicate(names, merge_into_first)
     return {"missing-link": _missing_link, "tension": _tension, "answer": _answer}.get(kind, _analogy)(names)
 
 
 def _missing_link(n: _Names) -> Wording:
     a, b, thread = n.a, n.b, n.thread
     return Wording(
-        claim=f"{capital(a)} and {b} are about the same thing, {thread}, yet no chain of two links joins them. {n.quotes}",
+        claim=f"{capital(a)} says “{n.text_a}”, and {b} adds “{n.text_b}”: two accounts of {thread} that no link "
+              "or shared note puts side by side.",
         impact="add",
         impact_reason=f"a link between {a} and {b} would let each find what the other already says",
         applies_when=(f"Writing or revising a note about {n.about_a}.",
@@ -206,7 +184,8 @@ def _missing_link(n: _Names) -> Wording:
 def _tension(n: _Names) -> Wording:
     a, b, thread = n.a, n.b, n.thread
     return Wording(
-        claim=f"{capital(a)} and {b} pull in opposite directions on {thread}: one says what the other denies. {n.quotes}",
+        claim=f"On {thread}, {a} says “{n.text_a}”, while {b} says “{n.text_b}”: one says not to do what the other "
+              "does, and neither says when each holds.",
         impact="rewrite",
         impact_reason=f"if both passages hold, {a} or {b} needs a condition that says when each applies",
         applies_when=(f"Deciding what to do about {thread}, with advice from more than one note.",
@@ -222,7 +201,7 @@ def _tension(n: _Names) -> Wording:
 def _answer(n: _Names) -> Wording:
     a, b, thread = n.a, n.b, n.thread
     return Wording(
-        claim=f"{capital(b)} may answer the question {a} leaves open, about {thread}. {n.quotes}",
+        claim=f"The question {a} asks, “{n.text_a}”, has an answer about {thread} in {b}: “{n.text_b}”",
         impact="add",
         impact_reason=f"the question in {a} has no answer linked to it; {b} may hold one",
         applies_when=(f"Coming back to the open question about {n.about_a}.",
@@ -238,7 +217,7 @@ def _answer(n: _Names) -> Wording:
 def _analogy(n: _Names) -> Wording:
     a, b, thread = n.a, n.b, n.thread
     return Wording(
-        claim=(f"{capital(a)} and {b} may describe one mechanism in two domains, through {thread}. {n.quotes}"),
+        claim=f"{capital(a)} and {b} describe one mechanism, {thread}, in two fields: “{n.text_a}” and “{n.text_b}”",
         impact="add",
         impact_reason=f"{a} and {b} sit in different subjects and are not linked, so the bridge adds what neither has",
         applies_when=(f"Working out how {n.about_a} behaves, and open to a mechanism from another subject.",
@@ -250,6 +229,24 @@ def _analogy(n: _Names) -> Wording:
                        f"The passage in {b} depends on a condition that {a} does not share."),
         why_it_matters=f"If {thread} work the same way in both, what the vault knows about {a} is a ready-made "
                        f"question to ask of {b}.",
+    )
+
+
+def _duplicate(n: _Names, merge_into_first: bool) -> Wording:
+    a, b, thread = n.a, n.b, n.thread
+    into, other = (a, b) if merge_into_first else (b, a)
+    return Wording(
+        claim=f"{capital(a)} and {b} are two notes on one thing, {thread}, in mostly the same words: merge {other} "
+              f"into {into}, the fuller one. “{n.text_a}” and “{n.text_b}”",
+        impact="rewrite",
+        impact_reason=f"two notes on one thing split what the vault knows of it; {into} says more of it",
+        applies_when=(f"Tidying the notes about {n.about_a}.",
+                      f"Adding something new about {thread}, with two notes to choose from."),
+        never_applies_when=(f"Keeping {a} and {b} apart on purpose, as two stages of one piece of work.",),
+        disconfirm_if=(f"Read in full, {a} and {b} share their words about {thread} but say different things.",
+                       f"{capital(a)} and {b} are already joined by a link, or one of them is gone."),
+        why_it_matters="A second note on one thing is found by half the searches and updated half the time; "
+                       "the two drift apart.",
     )
 
 

@@ -1,12 +1,12 @@
 """The offline engine: no model, no network, the same output for the same input.
 
-Inventory takes each item's key words and its central sentence. Roam pairs items
-that are not linked (the seed with any item, items of two groups, two near items),
-finds the sentence in each that shares the strongest thread of words (two or more,
-in one sense, rare ones weighing most), and lets the pair's shape decide the kind of
-hypothesis (walk/kinds.py): every claim is built from the notes' own words. Critique
-is the deterministic gate, then a quality floor, then a cap: a walk keeps the few
-strongest survivors, or none.
+Inventory takes each item's key words and its central sentence. Roam pairs items that are not
+linked (the seed with any item, items of two groups, two near items) and finds the sentence in
+each that shares the most specific words: rare in the vault and rare among the notes of each
+note's own genre. Each pair gets its kind from its shape (walk/kinds.py), a claim built from the
+notes' own words, and the evidence the vault gives for it (walk/evidence.py), which one fitted
+score turns into the chance a reader finds it useful (walk/scorer.py). Critique is the
+deterministic gate, then that score, then a cap: a walk keeps the few likeliest survivors, or none.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, stem
 from walker.walk.candidate import Candidate, End
 from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
+from walker.walk.evidence import SIGNALS, Evidence, Genres, Lexicon, plainness, salience
 from walker.walk.kinds import (
     APART,
     DAILY,
@@ -36,13 +37,8 @@ from walker.walk.kinds import (
     note_name,
     word,
 )
-from walker.walk.sense import (
-    SAME_SENSE_CLOSENESS,
-    cohesive,
-    everyday_terms,
-    surface_forms,
-    thread,
-)
+from walker.walk.scorer import KEEP, explain, score
+from walker.walk.sense import SAME_SENSE_CLOSENESS, surface_forms, thread
 from walker.walk.sensitive import sensitive_inference
 from walker.walk.widen import widen
 from walker.wander import (
@@ -56,8 +52,10 @@ from walker.wander import (
 ROAM_SIZE = 10
 MAX_KEPT = 3
 MAX_PROPOSITIONS = 60  # sentences read per note: enough for any note's argument, bounded for huge ones
+MAX_QUOTED = 3  # sentences in a row one quote may hold: a mechanism is often told over two or three
 COPIED = 0.5  # notes sharing this share of their paragraphs are copies of one text
-QUALITY_FLOOR = 1.2  # thread strength: about two words each used by few notes, or three fairly common ones
+DUPLICATE_CLOSENESS = 0.9  # notes this close in meaning (the latent axes)...
+DUPLICATE_WORDS = 0.4  # ...whose TF-IDF vectors are this close cover one thing: two notes to merge
 
 
 class ExtractiveEngine:
@@ -99,7 +97,7 @@ class ExtractiveEngine:
             found = self.hypothesis(context, quotable, a, b)
             if found is not None:
                 scored.append(found)
-        scored.sort(key=lambda c: (-_strength(c), c.supporting_refs))
+        scored.sort(key=lambda c: (-_score(c), c.supporting_refs))
         scored = _prefer_append_only(context, scored)
         used: dict[str, int] = {}
         candidates = []
@@ -115,26 +113,28 @@ class ExtractiveEngine:
         return widen(context, candidates)
 
     def critique(self, context: WalkContext, candidates: list[Candidate]) -> list[Verdict]:
-        """The gate, then the floor, then the cap: a walk may keep none, and never more than the few best."""
+        """The gate, then the score, then the cap: a walk may keep none, and never more than the few best."""
         verdicts = gate(candidates, context.critic, noteworthy_limit=0)
         limit = int(context.options.get("max_hypotheses", MAX_KEPT))
-        kept = sorted((i for i, v in enumerate(verdicts) if v.accepted), key=lambda i: -_strength(candidates[i]))
+        kept = sorted((i for i, v in enumerate(verdicts) if v.accepted), key=lambda i: -_score(candidates[i]))
         for rank, i in enumerate(kept):
-            if _strength(candidates[i]) < QUALITY_FLOOR:
+            # A duplicate is a finding about two whole notes, which its own test measures (_duplicates); the score
+            # weighs a connection between two passages.
+            if _score(candidates[i]) < KEEP and candidates[i].kind != "duplicate":
                 verdicts[i] = Verdict(False, ("below-the-floor",), (
-                    f"a thread of strength {_strength(candidates[i]):.1f}; a walk keeps only threads of "
-                    f"{QUALITY_FLOOR} or more (rare words both passages use in one sense)",))
+                    f"a reader finds a pair like this useful with probability {_score(candidates[i]):.2f}; a walk "
+                    f"keeps only pairs of {KEEP} or more ({explain(_evidence(candidates[i]))})",))
             elif rank >= limit:
                 verdicts[i] = Verdict(False, ("beyond-the-few",),
-                                      (f"sound, but a walk keeps only its {limit} best-grounded candidates",))
+                                      (f"sound, but a walk keeps only its {limit} most likely useful candidates",))
         return verdicts
 
     # --- building candidates ------------------------------------------------------
 
     def hypothesis(self, context: WalkContext, quotable: Propositions, a: InventoryEntry, b: InventoryEntry,
                    passages: tuple[str, str] | None = None) -> Candidate | None:
-        """The hypothesis two items make, if any; ``passages`` pins the sentence quoted from each (a benchmark
-        asks about one labelled pair of sentences)."""
+        """The hypothesis two items make, if any, with its evidence and its score; ``passages`` pins the sentence
+        quoted from each (a benchmark asks about one labelled pair of sentences)."""
         # A passage that says a note's whole title ("the worm bin is sulking") mentions that note: the title's
         # words are a mention, not a thread between the two passages.
         titles_a, titles_b = quotable.titles(a.path), quotable.titles(b.path)
@@ -142,30 +142,29 @@ class ExtractiveEngine:
         best = _best_passages(quotable, a.path, b.path, (titles_b[:1] + linked, titles_a[:1] + linked), passages)
         if best is None:
             return None
-        (text_a, ref_a), (text_b, ref_b), strength, rare = best
+        (text_a, ref_a), (text_b, ref_b), specific, rare = best
         first, second = (a, b), (b, a)
         if is_question(text_b) and not is_question(text_a):  # the question is the first end of an answer
             (text_a, ref_a), (text_b, ref_b), (first, second) = (text_b, ref_b), (text_a, ref_a), (second, first)
         end_a, end_b = first[0], first[1]
-        if _names(context, text_a, end_b.path) or _names(context, text_b, end_a.path):
+        duplicate = _duplicates(context, end_a.path, end_b.path)
+        if not duplicate and (_names(context, text_a, end_b.path) or _names(context, text_b, end_a.path)):
             return None  # a passage that names the other note: its author made this connection already
+        joined = thread(text_a, text_b, context.index, True)
+        terms = tuple(t for t in joined.terms if set(t.split()) & rare) or tuple(sorted(rare))
+        if not duplicate and quotable.explained(terms, {end_a.path, end_b.path}):
+            return None  # the shared subject has a note of its own: the link a reader wants is to that note
         via = _shared_note(context, end_a.path, end_b.path)
         domains = _domains(context, end_a.path, end_b.path)
-        # Both titles hold a rare word both passages use: the notes are named for one concept (Obsidian's
-        # "Nested Backlinks" and "Styling the Backlinks"), whatever their folders and other words say.
-        in_titles = titles_a[0] & titles_b[0] & rare
-        same_concept = bool(in_titles) or _one_subject(context, end_a.path, end_b.path, frozenset(rare), domains == ONE_FOLDER)
-        joined = thread(text_a, text_b, context.index, same_concept)
-        joined = joined._replace(terms=tuple(t for t in joined.terms if set(t.split()) & rare))
-        pair = Pair(note_name(end_a.title), note_name(end_b.title), text_a, text_b, joined, same_concept, linked=via is not None,
-                    domains=domains,
-                    everyday=everyday_terms(text_a, text_b, joined.terms, context.index),
-                    cohesive=cohesive(joined.terms, context.index),
-                    named=tuple(t for t in joined.terms if set(t.split()) <= in_titles))
+        evidence = quotable.evidence(end_a.path, end_b.path, text_a, text_b, frozenset(rare), terms, specific,
+                                     joined=via is not None)
+        pair = Pair(note_name(end_a.title), note_name(end_b.title), text_a, text_b, joined._replace(terms=terms),
+                    same_concept=_one_subject(context, end_a.path, end_b.path, frozenset(rare), domains == ONE_FOLDER),
+                    linked=via is not None, domains=domains, duplicate=duplicate)
         kind = classify(pair)
         if kind is None:
             return None
-        wording = word(kind, pair, context.index)
+        wording = word(kind, pair, context.index, _longer(context, end_a.path, end_b.path) == end_a.path)
         return Candidate(
             title=f"{end_a.title} ↔ {end_b.title}",
             kind=kind,
@@ -180,25 +179,64 @@ class ExtractiveEngine:
             why_it_matters=wording.why_it_matters,
             bridge=(_end(end_a, ref_a, text_a, pair.thread.terms), _end(end_b, ref_b, text_b, pair.thread.terms)),
             grounding={"rare_terms": surface_forms(text_a, pair.thread.terms), "via": via,
-                       "closeness": pair.thread.closeness,
-                       "strength": round(strength, 2)},
+                       "closeness": pair.thread.closeness, "evidence": evidence.as_dict(),
+                       "score": round(score(evidence), 3)},
         )
 
 
-class Quotable(NamedTuple):
+class Sentence(NamedTuple):
     text: str
-    ref: str
     rare: dict[str, float]  # stems of the sentence's rare words, by weight
     stems: frozenset[str]  # stems of all its words
 
 
+class Quotable(NamedTuple):
+    """A paragraph's whole sentences: a thread may run through any of them, and the quote is the fewest in a row
+    that hold it (``quote``)."""
+
+    sentences: tuple[Sentence, ...]
+    ref: str
+
+    @property
+    def text(self) -> str:
+        return " ".join(s.text for s in self.sentences)
+
+    @property
+    def rare(self) -> dict[str, float]:
+        weights: dict[str, float] = {}
+        for sentence in self.sentences:
+            for term, weight in sentence.rare.items():
+                weights[term] = max(weights.get(term, 0.0), weight)
+        return weights
+
+    @property
+    def stems(self) -> frozenset[str]:
+        return frozenset().union(*(s.stems for s in self.sentences))
+
+    def quote(self, thread: set[str]) -> str:
+        """The shortest run of sentences (at most MAX_QUOTED) that holds the most of the thread's words."""
+        best: tuple[int, int, str] | None = None
+        for start in range(len(self.sentences)):
+            for end in range(start + 1, min(start + MAX_QUOTED, len(self.sentences)) + 1):
+                run = self.sentences[start:end]
+                held = len(thread & set().union(*(s.rare.keys() for s in run)))
+                key = (-held, end - start, " ".join(s.text for s in run))
+                if best is None or key[:2] < best[:2]:
+                    best = key
+        return best[2] if best else ""
+
+
 class Propositions:
-    """Each note's quotable sentences with their word stems and weights, read once per walk."""
+    """Each note's quotable sentences with their word stems and weights, and what the walk measures of a pair of
+    them (``evidence``); read once per walk."""
 
     def __init__(self, context: WalkContext) -> None:
         self._context = context
         self._known: dict[str, list[Quotable]] = {}
         self._titles: dict[str, list[frozenset[str]]] = {}
+        self._genres = Genres(context.corpus, context.index)
+        self._lexicon = Lexicon(context.index)
+        self._named: dict[tuple[str, ...], list[str]] | None = None
 
     def __call__(self, path: str) -> list[Quotable]:
         if path not in self._known:
@@ -212,54 +250,97 @@ class Propositions:
             self._titles[path] = [_stems(notes[p].title) for p in (path, *self._context.links.get(path, ())) if p in notes]
         return self._titles[path]
 
-    def _read(self, path: str) -> list[Quotable]:
+    def explained(self, terms: tuple[str, ...], ends: set[str]) -> bool:
+        """Whether one of the thread's terms is the name (title or alias) of another note: that note already
+        gathers what the vault says of it, and two passages that both mention it are not a discovery."""
+        if self._named is None:
+            self._named = {}
+            for path, note in self._context.corpus.notes.items():
+                for name in (note.title, *note.aliases):
+                    key = tuple(stem(w) for w in re.findall(TOKEN_PATTERN, name.lower()))
+                    if key:
+                        self._named.setdefault(key, []).append(path)
+        return any(set(self._named.get(tuple(term.split()), ())) - ends for term in terms)
+
+    def evidence(self, a: str, b: str, text_a: str, text_b: str, stems: frozenset[str], terms: tuple[str, ...],
+                 specific: float, joined: bool) -> Evidence:
         index = self._context.index
+        context = index.closeness(text_a, text_b, stems)
+        return Evidence(
+            specific=specific,
+            salience=max(salience(index, self._lexicon, a, stems), salience(index, self._lexicon, b, stems)),
+            context=context,
+            topic=index.note_closeness(a, b, stems),
+            phrase=float(any(" " in term for term in terms)),
+            joined=float(joined),
+            apart=1.0 - index.domain_closeness(a, b),
+            question=float(is_question(text_a) != is_question(text_b)),
+            plain=plainness(text_a, stems),
+            coherence=sum(map(self._lexicon.coherence, stems)) / len(stems) if stems else 0.0,
+        )
+
+    def _read(self, path: str) -> list[Quotable]:
         note = self._context.corpus.notes[path]
-        rare, top = index.rare_words(), float(index.idf.max()) if len(index.idf) else 1.0
-        found = []
-        for paragraph in index.paragraphs.get(path, []):
+        found: list[Quotable] = []
+        read = 0
+        for paragraph in self._context.index.paragraphs.get(path, []):
             if paragraph.is_task:
                 continue
-            for sentence in sentences(paragraph.text):
-                if not is_proposition(sentence, note.title) or not 6 <= len(sentence.split()) <= 60:
-                    continue
-                if sensitive_inference(sentence):
-                    continue  # a bridge would carry what the note says of a person's health, faith, origin…
-                weights: dict[str, float] = {}  # the sentence's rare words (few notes use them), by weight
-                for token in re.findall(TOKEN_PATTERN, sentence.lower()):
-                    if token in rare and token not in PLAIN_WORDS:
-                        key = stem(token)
-                        weights[key] = max(weights.get(key, 0.0), index.weight(token) / top)
-                found.append(Quotable(sentence, paragraph_ref(note, paragraph), weights, _stems(sentence)))
-                if len(found) >= MAX_PROPOSITIONS:
-                    return found
+            whole = [self.sentence(path, text) for text in sentences(paragraph.text)
+                     if is_proposition(text, note.title) and 6 <= len(text.split()) <= 60
+                     # a bridge would carry what the note says of a person's health, faith, origin…
+                     and not sensitive_inference(text)]
+            whole = whole[: MAX_PROPOSITIONS - read]
+            read += len(whole)
+            if whole:
+                found.append(Quotable(tuple(whole), paragraph_ref(note, paragraph)))
+            if read >= MAX_PROPOSITIONS:
+                break
         return found
+
+    def sentence(self, path: str, text: str) -> Sentence:
+        """A sentence of a note with its rare words (few notes use them), each weighed by how few notes of the vault
+        and of this note's own genre use it: what every note of one kind says is no thread between two of them."""
+        index = self._context.index
+        rare, top = index.rare_words(), float(index.idf.max()) if len(index.idf) else 1.0
+        weights: dict[str, float] = {}
+        for token in re.findall(TOKEN_PATTERN, text.lower()):
+            if token in rare and token not in PLAIN_WORDS:
+                key = stem(token)
+                weight = index.weight(token) / top * self._genres.specificity(path, self._lexicon.column[token])
+                weights[key] = max(weights.get(key, 0.0), weight)
+        return Sentence(text, weights, _stems(text))
 
 
 def _best_passages(quotable: Propositions, a: str, b: str, titles: tuple[list[frozenset[str]], list[frozenset[str]]],
                    only: tuple[str, str] | None = None) -> tuple[tuple[str, str], tuple[str, str], float, set[str]] | None:
-    """The sentence in each note that share the strongest thread of rare words (two or more), and those words.
+    """The passage in each note that share the strongest thread of rare words (two or more), and those words.
 
-    ``titles``, for each side: the titles whose words, when a sentence says all of them, mention another note.
+    ``titles``, for each side: the titles whose words, when a passage says all of them, mention another note.
+    ``only`` pins the two passages (their text stands for the notes' own paragraphs).
     """
-    def threadable(sentence: Quotable, titles: list[frozenset[str]]) -> dict[str, float]:
-        mentioned = set().union(*(title for title in titles if title and title <= sentence.stems))
-        return {w: weight for w, weight in sentence.rare.items() if w not in mentioned}
+    def threadable(passage: Quotable, titles: list[frozenset[str]]) -> dict[str, float]:
+        mentioned = set().union(*(title for title in titles if title and title <= passage.stems))
+        return {w: weight for w, weight in passage.rare.items() if w not in mentioned}
 
-    first = [(q, threadable(q, titles[0])) for q in quotable(a)]
-    second = [(q, threadable(q, titles[1])) for q in quotable(b)]
-    best: tuple[float, tuple[str, str], tuple[str, str], set[str]] | None = None
+    def pinned(path: str, text: str) -> list[Quotable]:
+        return [Quotable((quotable.sentence(path, text),), path)]
+
+    first = [(q, threadable(q, titles[0])) for q in (pinned(a, only[0]) if only else quotable(a))]
+    second = [(q, threadable(q, titles[1])) for q in (pinned(b, only[1]) if only else quotable(b))]
+    best: tuple[float, Quotable, Quotable, set[str]] | None = None
     for qa, words_a in first:
         for qb, words_b in second:
-            if only is not None and (qa.text, qb.text) != only:
-                continue
             shared = words_a.keys() & words_b.keys()
             if len(shared) < THREAD_WORDS:
                 continue
             strength = sum(min(words_a[w], words_b[w]) for w in shared)
             if best is None or strength > best[0]:
-                best = (strength, (qa.text, qa.ref), (qb.text, qb.ref), shared)
-    return None if best is None else (best[1], best[2], best[0], best[3])
+                best = (strength, qa, qb, set(shared))
+    if best is None:
+        return None
+    strength, qa, qb, shared = best
+    return (qa.quote(shared), qa.ref), (qb.quote(shared), qb.ref), strength, shared
 
 
 def _one_subject(context: WalkContext, a: str, b: str, thread: frozenset[str], same_folder: bool) -> bool:
@@ -339,8 +420,26 @@ def _linked(context: WalkContext, a: str, b: str) -> bool:
     return b in context.links.get(a, ())
 
 
-def _strength(candidate: Candidate) -> float:
-    return float((candidate.grounding or {}).get("strength") or 0.0)
+def _score(candidate: Candidate) -> float:
+    return float((candidate.grounding or {}).get("score") or 0.0)
+
+
+def _evidence(candidate: Candidate) -> Evidence:
+    found = (candidate.grounding or {}).get("evidence") or {}
+    return Evidence(**{name: float(found.get(name, 0.0)) for name in SIGNALS})
+
+
+def _duplicates(context: WalkContext, a: str, b: str) -> bool:
+    """Two notes on one thing: the same subject on the latent axes, and many of the same words, weighed."""
+    index = context.index
+    words = float((index.notes[index.row[a]] @ index.notes[index.row[b]].T).toarray()[0, 0])
+    return words >= DUPLICATE_WORDS and index.note_closeness(a, b) >= DUPLICATE_CLOSENESS
+
+
+def _longer(context: WalkContext, a: str, b: str) -> str:
+    """Of two notes on one thing, the one that says more: the one to merge into."""
+    said = {p: sum(len(x.text) for x in context.index.paragraphs.get(p, [])) for p in (a, b)}
+    return a if said[a] >= said[b] else b
 
 
 

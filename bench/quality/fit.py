@@ -1,0 +1,138 @@
+"""Fit the walk's score (walker/walk/scorer.py) on labelled passage pairs of development vaults only.
+
+Each labelled pair is put to the engine with both passages pinned; a pair the engine makes no
+candidate of (fewer than two shared words, a subject that has its own note, a passage naming the
+other note) or the critic gate rejects is counted apart, because no walk would ever score it. For the rest, the evidence the
+engine measured and the label (useful, or not: shallow, homonym, wrong) fit one logistic model
+with few weights. The fit is checked by leaving one vault out at a time: precision, wrong ones and
+yield of the pairs scored at or above ``KEEP`` on the vault the fit did not see.
+
+    python bench/quality/fit.py LABELS.yaml... [--vault NAME=PATH ...] [--write]
+
+LABELS.yaml: a list of {vault, a: {path, text}, b: {path, text}, label}; ``labels.yaml`` beside this
+script holds the pairs of sample-vault/ and the two shared vaults. --write puts the fitted model
+into walker/walk/scorer.py (between its MODEL markers).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import yaml
+from sklearn.linear_model import LogisticRegression
+
+from walker.walk.critic import CriticContext, gate
+from walker.walk.engines.base import InventoryEntry, WalkContext
+from walker.walk.engines.extractive import ExtractiveEngine, Propositions
+from walker.walk.evidence import SIGNALS, Evidence
+from walker.walk.scorer import KEEP, features
+from walker.wander import Neighbourhood, Seed, find_hubs
+from walker.workspace import Workspace
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+SCORER = ROOT / "walker" / "walk" / "scorer.py"
+STRENGTH = 1.0  # the model's one setting: L2 regularisation (scikit-learn's C), left at its default
+
+
+def evidence_of(ws: Workspace, a: str, b: str, texts: tuple[str, str]) -> Evidence | None:
+    critic = CriticContext(ws.corpus, ws.index, {a, b}, [])
+    hood = Neighbourhood(Seed(a, texts[0], a, "given", ""), (), (), (), tuple(find_hubs(ws.links, ws.wander_settings)), ())
+    context = WalkContext(ws.corpus, ws.index, ws.links, hood, critic, {})
+    ends = [InventoryEntry(path, ws.corpus.notes[path].title, group, path, (), text, path)
+            for path, group, text in ((a, "seed", texts[0]), (b, "far", texts[1]))]
+    candidate = ExtractiveEngine().hypothesis(context, Propositions(context), ends[0], ends[1], texts)
+    if candidate is None or not gate([candidate], critic, noteworthy_limit=0)[0].accepted:
+        return None  # no walk would score it: the gate runs first
+    found = (candidate.grounding or {})["evidence"]
+    return Evidence(**{name: float(found[name]) for name in SIGNALS})
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("labels", type=Path, nargs="+")
+    parser.add_argument("--vault", action="append", default=[], help="NAME=PATH of a vault the labels name")
+    parser.add_argument("--write", action="store_true", help="write the fitted model into walker/walk/scorer.py")
+    args = parser.parse_args()
+    places = {"sample-vault": ROOT / "sample-vault",
+              **{p.name: p for p in (ROOT / "tests" / "fixtures" / "vaults").iterdir() if p.is_dir()},
+              **{name: Path(path) for name, _, path in (v.partition("=") for v in args.vault)}}
+    pairs = [pair for path in args.labels for pair in yaml.safe_load(path.read_text(encoding="utf-8"))]
+    rows: list[tuple[str, list[float], int]] = []
+    unscored: Counter[str] = Counter()
+    for vault in dict.fromkeys(p["vault"] for p in pairs):
+        ws = Workspace.open(places[vault])
+        for pair in (p for p in pairs if p["vault"] == vault):
+            a, b = pair["a"]["path"], pair["b"]["path"]
+            if a not in ws.corpus.notes or b not in ws.corpus.notes or b in ws.links.get(a, ()):
+                unscored[f"{pair['label']} (linked or gone)"] += 1
+                continue
+            found = evidence_of(ws, a, b, (pair["a"]["text"], pair["b"]["text"]))
+            if found is None:
+                unscored[pair["label"]] += 1
+                continue
+            label = {"useful": 1, "wrong": -1, "homonym": -1}.get(pair["label"], 0)  # -1: wrong, 0: shallow
+            rows.append((vault, list(features(found).values()), label))
+    print(f"{len(rows)} pairs scored ({sum(r[2] == 1 for r in rows)} useful); no candidate made of: {dict(unscored)}\n")
+    vaults = sorted({r[0] for r in rows})
+    print("| vault left out | pairs | useful | kept | kept useful | kept wrong | precision |\n|---|---|---|---|---|---|---|")
+    total: Counter[str] = Counter()
+    for held in vaults:
+        train = [r for r in rows if r[0] != held]
+        test = [r for r in rows if r[0] == held]
+        model = _fit(train)
+        kept = _predict(model, test) >= KEEP
+        labels = np.array([r[2] for r in test])
+        count = Counter(pairs=len(test), useful=int(sum(labels == 1)), kept=int(sum(kept)),
+                        kept_useful=int(sum(kept & (labels == 1))), kept_wrong=int(sum(kept & (labels == -1))))
+        total.update(count)
+        print(_row(held, count))
+    print(_row("all", total))
+    model = _fit(rows)
+    print("\nweights on centred, scaled signals:", {k: round(v, 3) for k, v in model["weight"].items()},
+          "bias", round(model["bias"]["bias"], 3))
+    if args.write:
+        text = SCORER.read_text(encoding="utf-8")
+        literal = "MODEL: dict[str, dict[str, float]] = " + _literal(model)
+        SCORER.write_text(re.sub(r"(# MODEL BEGIN[^\n]*\n).*?(\n# MODEL END)", lambda m: m.group(1) + literal + m.group(2),
+                                 text, flags=re.DOTALL), encoding="utf-8")
+        print(f"written to {SCORER.relative_to(ROOT)}")
+
+
+def _fit(rows: list[tuple[str, list[float], int]]) -> dict[str, dict[str, float]]:
+    x = np.array([r[1] for r in rows])
+    y = np.array([r[2] == 1 for r in rows])
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale == 0] = 1.0
+    fitted = LogisticRegression(C=STRENGTH, max_iter=1000).fit((x - mean) / scale, y)
+    return {"mean": dict(zip(SIGNALS, map(float, mean))), "scale": dict(zip(SIGNALS, map(float, scale))),
+            "weight": dict(zip(SIGNALS, map(float, fitted.coef_[0]))), "bias": {"bias": float(fitted.intercept_[0])}}
+
+
+def _predict(model: dict[str, dict[str, float]], rows: list[tuple[str, list[float], int]]) -> np.ndarray:
+    out = []
+    for _, x, _ in rows:
+        total = model["bias"]["bias"] + sum(model["weight"][n] * (v - model["mean"][n]) / model["scale"][n]
+                                            for n, v in zip(SIGNALS, x))
+        out.append(1 / (1 + math.exp(-total)))
+    return np.array(out)
+
+
+def _literal(model: dict[str, dict[str, float]]) -> str:
+    parts = ",\n    ".join(f'"{part}": {{' + ", ".join(f'"{k}": {v:.4g}' for k, v in values.items()) + "}"
+                          for part, values in model.items())
+    return "{\n    " + parts + ",\n}"
+
+
+def _row(name: str, c: Counter[str]) -> str:
+    precision = f"{c['kept_useful'] / c['kept']:.0%}" if c["kept"] else "–"
+    return f"| {name} | {c['pairs']} | {c['useful']} | {c['kept']} | {c['kept_useful']} | {c['kept_wrong']} | {precision} |"
+
+
+if __name__ == "__main__":
+    main()

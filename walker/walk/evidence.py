@@ -1,0 +1,154 @@
+"""What the vault says about a pair of passages: the few measured signals one score is built from.
+
+Every signal is a number a reader could check by hand:
+
+- ``specific``: how specific the words both passages share are, weighed twice: against the whole
+  vault (idf) and against the notes of each note's own genre (its folder, or the daily notes). What
+  every paper summary or every newsletter issue says ("the authors introduce", "a bunch of fixes")
+  is common in its genre, however rare in the vault: it counts for almost nothing.
+- ``salience``: how central a shared word is to one of the notes (its TF-IDF weight over the note's
+  strongest word's, the larger of the two): one note is about the subject the other passage speaks of
+  ("X uses the method Y describes"), not a word each happens to use.
+- ``context``: how close the two passages are in meaning once the shared words are left out
+  (latent semantic axes): a word in two senses sits among different words in each.
+- ``topic``: the same for the two whole notes.
+- ``phrase``: the passages share a phrase of two words or more, side by side in both.
+- ``joined``: the vault already joins the notes: a note both link to, or a chain of two links.
+- ``apart``: how far apart the notes' top-level folders are in meaning (1 - domain closeness).
+- ``question``: one passage asks what the other may answer.
+- ``coherence``: how much the notes that use the shared words are about one thing (the length of the
+  mean of their unit vectors on the latent axes, averaged over the words): a term of art gathers notes
+  on one subject; "handle", "record" or "partition" are spread over unrelated ones.
+- ``plain``: how everyday the shared words are in the languages people write (wordfreq's Zipf scale,
+  the highest over those languages, divided by 8): "server", "handle", "available" are rare in a
+  vault of notes on Kafka and still everyday words; "prototypal inheritance" is not.
+
+``walker.walk.scorer`` turns them into one probability that a reader finds the pair useful.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from walker.corpus.model import Corpus
+from walker.similarity import TOKEN_PATTERN, TextIndex, stem
+
+LANGUAGES = ("en", "pt", "es", "fr", "de", "it", "nl", "sv", "pl", "ru", "tr", "id")  # Latin and Cyrillic script
+MIN_GENRE = 10  # a genre's document frequencies mean something once it holds this many notes
+DAILY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a daily note's title
+
+
+@dataclass(frozen=True)
+class Evidence:
+    specific: float
+    salience: float
+    context: float
+    topic: float
+    phrase: float
+    joined: float
+    apart: float
+    question: float
+    plain: float
+    coherence: float
+
+    def as_dict(self) -> dict[str, float]:
+        return {name: round(value, 4) for name, value in asdict(self).items()}
+
+    def vector(self) -> list[float]:
+        return list(asdict(self).values())
+
+
+SIGNALS = tuple(Evidence.__dataclass_fields__)
+
+
+class Genres:
+    """Each note's genre (its folder, or the daily notes wherever they sit) and how specific a word is in it."""
+
+    def __init__(self, corpus: Corpus, index: TextIndex) -> None:
+        self._index = index
+        self._of: dict[str, str] = {}
+        members: dict[str, list[int]] = {}
+        for row, path in enumerate(index.paths):
+            note = corpus.notes.get(path)
+            key = "daily notes" if note is not None and DAILY.fullmatch(note.title) else path.rpartition("/")[0]
+            self._of[path] = key
+            members.setdefault(key, []).append(row)
+        self._members = members
+        self._frequency: dict[str, np.ndarray] = {}
+
+    def genre(self, path: str) -> str | None:
+        """The note's genre, or None when it has too few notes for its words' frequencies to mean anything."""
+        key = self._of.get(path)
+        return key if key is not None and len(self._members[key]) >= MIN_GENRE else None
+
+    def specificity(self, path: str, column: int) -> float:
+        """How few notes of this note's genre use the word: 1 for this note alone, near 0 for all of them."""
+        key = self.genre(path)
+        if key is None:
+            return 1.0
+        if key not in self._frequency:
+            self._frequency[key] = self._index.notes[self._members[key]].getnnz(axis=0)
+        size = len(self._members[key])
+        used = int(self._frequency[key][column])
+        return max(0.0, math.log((size + 1) / (used + 1)) / math.log(size + 1)) if used > 1 else 1.0
+
+
+class Lexicon:
+    """The index's words by form and by stem, and where the vault uses them; read once per walk."""
+
+    def __init__(self, index: TextIndex) -> None:
+        self._index = index
+        self.column = {str(term): i for i, term in enumerate(index.terms)}
+        self.by_stem: dict[str, list[int]] = {}
+        for i, term in enumerate(index.terms):
+            self.by_stem.setdefault(stem(str(term)), []).append(i)
+        self._users = index.notes.tocsc()
+        projected = np.asarray(index.notes @ index.concepts) if index.concepts.shape[1] else np.zeros((len(index.paths), 0))
+        norms = np.linalg.norm(projected, axis=1, keepdims=True)
+        self._unit = np.divide(projected, norms, out=np.zeros_like(projected), where=norms > 0)
+        self._coherence: dict[str, float] = {}
+
+    def coherence(self, word_stem: str) -> float:
+        """The length of the mean unit vector of the notes that use the word: 1 when they all point one way."""
+        if word_stem not in self._coherence:
+            columns = self.by_stem.get(word_stem, [])
+            rows = np.unique(self._users[:, columns].indices) if columns else np.array([], dtype=int)
+            self._coherence[word_stem] = float(np.linalg.norm(self._unit[rows].mean(axis=0))) if len(rows) else 0.0
+        return self._coherence[word_stem]
+
+
+def salience(index: TextIndex, lexicon: Lexicon, path: str, stems: Iterable[str]) -> float:
+    """How central the shared words are to the note: the weight of the strongest of them in the note's TF-IDF
+    vector, over the weight of the note's own strongest word (1: a shared word is what the note is most about)."""
+    columns = [c for s in stems for c in lexicon.by_stem.get(s, ())]
+    row = index.row.get(path)
+    if row is None or not columns:
+        return 0.0
+    vector = index.notes[row]
+    top = float(vector.max()) if vector.nnz else 0.0
+    return float(vector[0, columns].toarray().max()) / top if top else 0.0
+
+
+def words_of(text: str) -> list[str]:
+    return re.findall(TOKEN_PATTERN, text.lower())
+
+
+@lru_cache(maxsize=65536)
+def commonness(word: str) -> float:
+    """How everyday a word is: its Zipf frequency in the language that uses it most, over 8 (0 unknown, 1 "the")."""
+    from wordfreq import zipf_frequency
+
+    return max(zipf_frequency(word, language) for language in LANGUAGES) / 8
+
+
+def plainness(text: str, stems: Iterable[str]) -> float:
+    """The mean commonness of the words of ``text`` whose stems are in ``stems``."""
+    wanted = set(stems)
+    found = {word for word in words_of(text) if stem(word) in wanted}
+    return sum(map(commonness, found)) / len(found) if found else 0.0

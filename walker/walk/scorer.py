@@ -1,0 +1,63 @@
+"""One score per candidate: the probability that a reader finds the pair useful, from its evidence.
+
+A logistic model over the signals of ``walker.walk.evidence``, fitted by ``bench/quality/fit.py`` on
+labelled pairs of the development vaults only and checked on vaults no rule was chosen on
+(``bench/README.md``, walk quality). A walk keeps a candidate when the model gives it even odds or
+better: ``KEEP`` is not tuned, it is where "useful" becomes the likelier answer.
+"""
+
+from __future__ import annotations
+
+import math
+
+from walker.walk.evidence import SIGNALS, Evidence
+
+KEEP = 0.5
+
+# MODEL BEGIN: written by bench/quality/fit.py --write (bench/README.md has its output); signals centred and scaled.
+MODEL: dict[str, dict[str, float]] = {
+    "mean": {"specific": 0.7651, "salience": 0.709, "context": 0.3056, "topic": 0.3894, "phrase": 0.1723, "joined": 0.2437, "apart": 0.2344, "question": 0.03782, "plain": 0.5177, "coherence": 0.6108},
+    "scale": {"specific": 0.1902, "salience": 0.2023, "context": 0.2397, "topic": 0.2226, "phrase": 0.3776, "joined": 0.4293, "apart": 0.311, "question": 0.1907, "plain": 0.08319, "coherence": 0.1084},
+    "weight": {"specific": -0.3924, "salience": 0.07738, "context": 0.08376, "topic": 1.119, "phrase": 0.2869, "joined": -0.6555, "apart": 0.6426, "question": 0.2766, "plain": -0.1523, "coherence": 0.1877},
+    "bias": {"bias": -1.796},
+}
+# MODEL END
+
+# How each signal is read by a person when it counts against a pair.
+_AGAINST = {
+    "specific": "the shared words are common in the vault or in these notes' genre",
+    "salience": "neither note is much about the shared words",
+    "context": "the passages differ in meaning once the shared words are left out",
+    "topic": "the notes differ in meaning once the shared words are left out",
+    "phrase": "the passages share no phrase, only single words",
+    "joined": "a note both link to already joins them",
+    "apart": "the notes sit in folders of one subject",
+    "question": "neither passage asks a question",
+    "plain": "the shared words are everyday words",
+    "coherence": "the notes that use the shared words are about unrelated things",
+}
+
+
+def features(evidence: Evidence) -> dict[str, float]:
+    """The signals as the model reads them: the thread's specificity on a log scale, the rest as measured."""
+    values = dict(zip(SIGNALS, evidence.vector()))
+    values["specific"] = math.log1p(values["specific"])
+    return values
+
+
+def _terms(evidence: Evidence) -> dict[str, float]:
+    values = features(evidence)
+    return {name: MODEL["weight"][name] * (values[name] - MODEL["mean"][name]) / MODEL["scale"][name]
+            for name in SIGNALS}
+
+
+def score(evidence: Evidence) -> float:
+    total = MODEL["bias"]["bias"] + sum(_terms(evidence).values())
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, total))))
+
+
+def explain(evidence: Evidence) -> str:
+    """The two signals that count most against the pair, in words."""
+    terms = sorted(_terms(evidence).items(), key=lambda kv: kv[1])
+    against = [_AGAINST[name] for name, value in terms[:2] if value < 0]
+    return "; ".join(against) or "no signal is strong enough"
