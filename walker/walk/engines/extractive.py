@@ -38,7 +38,7 @@ from walker.walk.kinds import (
     word,
 )
 from walker.walk.scorer import KEEP, explain, score
-from walker.walk.sense import SAME_SENSE_CLOSENESS, surface_forms, thread
+from walker.walk.sense import SAME_SENSE_CLOSENESS, shared_words, surface_forms, thread
 from walker.walk.sensitive import sensitive_inference
 from walker.walk.widen import widen
 from walker.wander import (
@@ -393,7 +393,7 @@ def _prefer_append_only(context: WalkContext, candidates: list[Candidate]) -> li
 
 def _same_other_end(context: WalkContext, a: Candidate, b: Candidate) -> bool:
     """One hypothesis with one end swapped for a passage that says the same: the two bridges share one end, and
-    the passages of their other ends are close in meaning."""
+    the passages of their other ends share two words or more and are close in meaning."""
     if a.kind != b.kind or len(a.bridge) != 2 or len(b.bridge) != 2:
         return False
     refs_a, refs_b = {end.ref for end in a.bridge}, {end.ref for end in b.bridge}
@@ -401,7 +401,8 @@ def _same_other_end(context: WalkContext, a: Candidate, b: Candidate) -> bool:
         return False
     (other_a,) = [end.passage for end in a.bridge if end.ref not in refs_b]
     (other_b,) = [end.passage for end in b.bridge if end.ref not in refs_a]
-    return bool(other_a and other_b) and context.index.closeness(other_a, other_b) >= SAME_SENSE_CLOSENESS
+    return (bool(other_a and other_b) and len(shared_words(other_a, other_b, context.index)) >= THREAD_WORDS
+            and context.index.closeness(other_a, other_b) >= SAME_SENSE_CLOSENESS)
 
 
 def _daily_refs(candidate: Candidate) -> int:

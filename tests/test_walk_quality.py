@@ -1,0 +1,105 @@
+"""Walk quality: the traps planted in sample-vault/, what a thread is (the subject of both passages, weighed against
+the notes of each note's genre), pairs the vault already explains, and the one score that decides what a walk keeps."""
+
+import re
+import shutil
+
+import pytest
+from click.testing import CliRunner
+from conftest import SAMPLE_VAULT, copy_vault_files, write_vault
+from test_kinds import hypothesis, kept
+
+from walker.cli import main
+from walker.pool.records import KINDS
+from walker.walk.evidence import Evidence, Genres
+from walker.walk.scorer import KEEP, explain, score
+from walker.workspace import Workspace
+
+
+@pytest.fixture(scope="module")
+def ws():
+    return Workspace.open(SAMPLE_VAULT)
+
+
+def test_two_notes_whose_titles_share_a_word_in_two_senses_are_never_kept(ws):
+    """Spring the season and Spring the Java framework: "spring" (and "beans") in two senses."""
+    assert kept(ws, "Garden/Spring Sowing.md", "Systems/Spring Retry Config.md") is None
+
+
+def test_one_mechanism_in_two_domains_is_kept_as_an_analogy(ws):
+    """A thermostat reading a probe buried in dough and an autoscaler reading a five-minute average: dead time,
+    overshoot and oscillation. The two notes tell it over several sentences each, in different words."""
+    found = kept(ws, "Kitchen/Proofing Box Thermostat.md", "Systems/Autoscaler Oscillation.md")
+    assert found is not None and found.kind == "analogy"
+    assert {"overshoot", "oscillation"} <= set(found.grounding["rare_terms"])
+    for end in found.bridge:  # each quote is whole sentences in a row of the paragraph its ref opens
+        assert re.fullmatch(r"[A-Z].*[.!?]", end.passage)
+
+
+def test_two_notes_on_one_thing_are_kept_as_a_duplicate_that_says_which_to_merge(ws):
+    found = kept(ws, "Kitchen/Brining.md", "Kitchen/Dry Brining Meat.md")
+    assert found is not None and found.kind == "duplicate"
+    assert "merge Dry Brining Meat into Brining, the fuller one" in found.claim
+
+
+def test_one_announcement_repeated_in_two_newsletters_is_never_kept(ws):
+    assert kept(ws, "Daily/2026-11-07.md", "Daily/2026-11-14.md") is None
+
+
+def test_three_weekly_runs_of_the_sample_vault_keep_three_kinds(tmp_path):
+    vault = tmp_path / "vault"
+    shutil.copytree(SAMPLE_VAULT, vault)
+    runner = CliRunner()
+    assert runner.invoke(main, ["init", str(vault)]).exit_code == 0
+    for day in ("2026-12-04", "2026-12-11", "2026-12-18"):
+        result = runner.invoke(main, ["run", str(vault), "--cadence", "weekly", "--force", "--now", f"{day}T07:50:00"])
+        assert result.exit_code == 0, result.output
+    kinds = {re.search(r"^kind: (\S+)", path.read_text(encoding="utf-8"), re.M).group(1)
+             for path in (vault / "walks" / "active").glob("hyp-*.md")}
+    assert len(kinds) >= 3 and kinds <= set(KINDS)
+
+
+GENRE = {f"Papers/Paper {n}.md": f"# Paper {n}\n\nThe authors introduce a novel method for {topic}. Extensive experiments "
+         f"demonstrate the effectiveness of the proposed approach on {place}.\n"
+         for n, (topic, place) in enumerate([
+             ("graph pruning", "citation graphs"), ("image denoising", "satellite photos"),
+             ("speech tagging", "radio archives"), ("protein folding", "enzyme families"),
+             ("traffic forecasting", "city sensors"), ("music transcription", "piano rolls"),
+             ("code search", "open repositories"), ("crop mapping", "farm plots"),
+             ("fraud detection", "card payments"), ("query rewriting", "search logs"),
+             ("route planning", "delivery vans"), ("pose estimation", "dance videos")])}
+
+
+def test_what_every_note_of_a_genre_says_is_no_thread(tmp_path):
+    """Twelve paper summaries in one house style share "authors introduce", "extensive experiments" and
+    "effectiveness": rare in the vault as a whole, and said by every note of the genre."""
+    vault = write_vault(copy_vault_files(SAMPLE_VAULT, tmp_path / "vault"), GENRE)
+    papers = Workspace.open(vault)
+    genres = Genres(papers.corpus, papers.index)
+    column = {str(t): i for i, t in enumerate(papers.index.terms)}
+    assert genres.genre("Papers/Paper 0.md") == "Papers"
+    assert genres.specificity("Papers/Paper 0.md", column["authors"]) < 0.05
+    assert genres.specificity("Papers/Paper 0.md", column["pruning"]) == 1.0
+    assert genres.genre("Home.md") is None  # a folder of fewer than ten notes has no genre to weigh against
+    assert kept(papers, "Papers/Paper 0.md", "Papers/Paper 1.md") is None
+
+
+def test_passages_that_both_speak_of_a_note_of_their_own_are_no_discovery(tmp_path):
+    """Both passages are about the worm bin, and the vault has a note named Worm Bin: the link a reader wants is to
+    that note, which Obsidian's unlinked mentions already offer."""
+    vault = write_vault(copy_vault_files(SAMPLE_VAULT, tmp_path / "vault"), {
+        "Kitchen/Scraps.md": "# Scraps\n\nCoffee grounds and peelings feed the worm bin better than any bought bedding.\n",
+        "Music/Practice Log.md": "# Practice Log\n\nBetween scales I carried peelings out to the worm bin, which now "
+                                 "hums along to every bedding change.\n",
+    })
+    other = Workspace.open(vault)
+    assert hypothesis(other, "Kitchen/Scraps.md", "Music/Practice Log.md") is None
+
+
+def test_the_score_says_why_a_pair_falls_short():
+    weak = Evidence(specific=0.5, salience=0.2, context=0.0, topic=0.0, phrase=0.0, joined=1.0, apart=0.0,
+                    question=0.0, plain=0.7, coherence=0.4)
+    strong = Evidence(specific=1.0, salience=1.0, context=0.8, topic=0.9, phrase=1.0, joined=0.0, apart=0.9,
+                      question=0.0, plain=0.3, coherence=0.9)
+    assert score(weak) < KEEP <= score(strong)
+    assert "differ in meaning" in explain(weak) or "already joins" in explain(weak)
