@@ -80,12 +80,21 @@ def test_only_bridges_whose_other_ends_say_the_same_are_one(ws):
     assert _prefer_append_only(context, [compost, daily]) == [daily]
 
 
+def levain_and_cache(vault, monkeypatch):
+    """The record a walk from Levain Build keeps of it and Cache Warming. What a walk keeps is the score's business
+    (test_walk_quality.py); here every sound candidate is kept."""
+    monkeypatch.setattr("walker.walk.engines.extractive.KEEP", 0.0)
+    first = json.loads(cli("walk", vault, "--now", "2026-12-04T07:50", "--seed-note", "Levain Build", "--json").output)
+    active = records(vault, "active")
+    (found,) = [i for i in first["hypotheses"] if active[i].data["title"] == "Levain Build ↔ Cache Warming"]
+    return found
+
+
 def test_a_kept_record_keeps_its_passages_and_widening_reads_them(tmp_path, monkeypatch):
     """The record's passages are the text its refs open, one per ref; a later walk widens it from them, whatever a
     reviewer made of the claim's wording."""
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
-    first = json.loads(cli("walk", vault, "--now", "2026-12-04T07:50", "--seed-note", "Levain Build", "--json").output)
-    (pair_id,) = first["hypotheses"]
+    pair_id = levain_and_cache(vault, monkeypatch)
     pair = records(vault, "active")[pair_id]
     ws = Workspace.open(vault)
     refs, passages = pair.data["supporting_refs"], pair.data["passages"]
@@ -95,11 +104,9 @@ def test_a_kept_record_keeps_its_passages_and_widening_reads_them(tmp_path, monk
         assert " ".join(passage.split()) in " ".join(ref_text(ws.corpus, ws.index, ref).split())
 
     edit(pair.path, claim="Cache Warming and Levain Build: both are warmed “too early, and that is the point”.")
-    # Whether a walk keeps the wider pattern is the score's business; here every sound candidate is kept.
-    monkeypatch.setattr("walker.walk.engines.extractive.KEEP", 0.0)
     second = json.loads(cli("walk", vault, "--now", "2026-12-11T07:50", "--seed-note", "Seed Starting", "--json").output)
     active = records(vault, "active")
-    wide = next(active[i] for i in second["hypotheses"] if len(active[i].data["supporting_refs"]) == 3)
+    wide = next(active[i] for i in second["hypotheses"] if pair_id in active[i].data["impact_reason"])
     assert set(refs) < set(wide.data["supporting_refs"]) and pair_id in wide.data["impact_reason"]
     third = refs.index(wide.data["supporting_refs"][0])
     assert wide.data["passages"][0] == passages[third] and f"“{passages[third]}”" in wide.data["claim"]
@@ -124,7 +131,7 @@ def test_a_hand_written_candidate_gives_its_passages_or_the_critic_reads_its_ref
     assert repeated_text(listed, critic) and repeated_text(bare, critic) is None  # none quoted: nothing copied
 
 
-def test_the_record_page_marks_the_passages_the_record_keeps(tmp_path):
+def test_the_record_page_marks_the_passages_the_record_keeps(tmp_path, monkeypatch):
     """The review site marks the sentence the walk quoted from each ref, read from the record, never from the
     claim: a reworded claim marks the same sentences, and an older record without passages marks none."""
     import dataclasses
@@ -134,8 +141,7 @@ def test_the_record_page_marks_the_passages_the_record_keeps(tmp_path):
     from walker.site.recordpage import record_page
 
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
-    (kept,) = json.loads(cli("walk", vault, "--now", "2026-12-04T07:50", "--seed-note", "Levain Build",
-                             "--json").output)["hypotheses"]
+    kept = levain_and_cache(vault, monkeypatch)
     record = records(vault, "active")[kept]
     corpus = load_corpus(vault)
     links = SiteLinks(corpus, "vault", {p: f"notes/{p}" for p in corpus.notes}, {})

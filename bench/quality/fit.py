@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
 
 from walker.walk.critic import CriticContext, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
@@ -93,6 +94,10 @@ def main() -> None:
         total.update(count)
         print(_row(held, count))
     print(_row("all", total))
+    held_out = np.concatenate([_predict(_fit([r for r in rows if r[0] != v]), [r for r in rows if r[0] == v]) for v in vaults])
+    truth = np.concatenate([[r[2] == 1 for r in rows if r[0] == v] for v in vaults])
+    print(f"\nheld-out ranking of useful pairs (ROC AUC, each vault scored by a fit without it): "
+          f"{roc_auc_score(truth, held_out):.2f}")
     model = _fit(rows)
     print("\nweights on centred, scaled signals:", {k: round(v, 3) for k, v in model["weight"].items()},
           "bias", round(model["bias"]["bias"], 3))

@@ -16,10 +16,10 @@ KEEP = 0.5
 
 # MODEL BEGIN: written by bench/quality/fit.py --write (bench/README.md has its output); signals centred and scaled.
 MODEL: dict[str, dict[str, float]] = {
-    "mean": {"specific": 0.7651, "salience": 0.709, "context": 0.3056, "topic": 0.3894, "phrase": 0.1723, "joined": 0.2437, "apart": 0.2344, "question": 0.03782, "plain": 0.5177, "coherence": 0.6108},
-    "scale": {"specific": 0.1902, "salience": 0.2023, "context": 0.2397, "topic": 0.2226, "phrase": 0.3776, "joined": 0.4293, "apart": 0.311, "question": 0.1907, "plain": 0.08319, "coherence": 0.1084},
-    "weight": {"specific": -0.3924, "salience": 0.07738, "context": 0.08376, "topic": 1.119, "phrase": 0.2869, "joined": -0.6555, "apart": 0.6426, "question": 0.2766, "plain": -0.1523, "coherence": 0.1877},
-    "bias": {"bias": -1.796},
+    "mean": {"specific": 0.7706, "salience": 0.7176, "context": 0.3213, "topic": 0.4218, "phrase": 0.2075, "joined": 0.2302, "apart": 0.2213, "question": 0.06038, "plain": 0.5124, "coherence": 0.6178},
+    "scale": {"specific": 0.1948, "salience": 0.201, "context": 0.246, "topic": 0.2376, "phrase": 0.4056, "joined": 0.421, "apart": 0.3056, "question": 0.2382, "plain": 0.09012, "coherence": 0.1115},
+    "weight": {"specific": -0.1089, "salience": 0.2743, "context": 0.08526, "topic": 0.8335, "phrase": 0.1638, "joined": -0.4616, "apart": 0.4091, "question": 0.08629, "plain": 0.01008, "coherence": 0.1099},
+    "bias": {"bias": -1.637},
 }
 # MODEL END
 

@@ -54,7 +54,7 @@ MAX_KEPT = 3
 MAX_PROPOSITIONS = 60  # sentences read per note: enough for any note's argument, bounded for huge ones
 MAX_QUOTED = 3  # sentences in a row one quote may hold: a mechanism is often told over two or three
 COPIED = 0.5  # notes sharing this share of their paragraphs are copies of one text
-DUPLICATE_CLOSENESS = 0.9  # notes this close in meaning (the latent axes)...
+DUPLICATE_CLOSENESS = 0.95  # notes this close in meaning (the latent axes)...
 DUPLICATE_WORDS = 0.4  # ...whose TF-IDF vectors are this close cover one thing: two notes to merge
 
 
