@@ -2,7 +2,8 @@
 
 For each pair, the engine is asked what hypothesis the two passages make (both pinned, so the
 score measures its judgement, not which sentences it happened to pick), then the critic gate
-and the quality floor decide whether a walk would keep it. Reports precision of kept pairs,
+and the fitted score decide whether a walk would keep it. These pairs are among the dev labels the
+score is fitted on (fit.py): the figures describe the fit, not how it generalises. Reports precision of kept pairs,
 homonym survivors and recall of useful pairs, per vault and overall. A pair whose notes already
 link is counted apart and not scored: a walk's roam never pairs them, whatever their label.
 
@@ -18,9 +19,9 @@ from pathlib import Path
 import yaml
 
 from walker.walk.candidate import Candidate
-from walker.walk.critic import CriticContext, gate
+from walker.walk.critic import CriticContext
 from walker.walk.engines.base import InventoryEntry, WalkContext
-from walker.walk.engines.extractive import QUALITY_FLOOR, ExtractiveEngine, Propositions
+from walker.walk.engines.extractive import ExtractiveEngine, Propositions
 from walker.wander import Neighbourhood, Seed, find_hubs
 from walker.workspace import Workspace
 
@@ -35,10 +36,11 @@ def kept(ws: Workspace, a: str, b: str, texts: tuple[str, str]) -> Candidate | N
     context = WalkContext(ws.corpus, ws.index, ws.links, hood, critic, {})
     ends = [InventoryEntry(path, ws.corpus.notes[path].title, group, path, (), text, path)
             for path, group, text in ((a, "seed", texts[0]), (b, "far", texts[1]))]
-    candidate = ExtractiveEngine().hypothesis(context, Propositions(context), ends[0], ends[1], texts)
-    if candidate is None or float((candidate.grounding or {}).get("strength", 0)) < QUALITY_FLOOR:
+    engine = ExtractiveEngine()
+    candidate = engine.hypothesis(context, Propositions(context), ends[0], ends[1], texts)
+    if candidate is None:
         return None
-    return candidate if gate([candidate], critic, noteworthy_limit=0)[0].accepted else None
+    return candidate if engine.critique(context, [candidate])[0].accepted else None
 
 
 def main() -> None:
