@@ -163,7 +163,7 @@ def test_on_a_walked_vault_exploratory_turns_surface_each_record_and_decisions_d
     from walker.walk.runner import WalkOptions, run_walk
 
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
-    for seed in ("Cache Warming", "Practice Routine", "Sourdough Starter"):
+    for seed in ("Dry Brining Meat", "Cache Warming"):  # an analogy, a missing link (and a duplicate: rewrite)
         run_walk(Workspace.open(vault), WalkOptions(now=NOW, random_seed=0, seed_note=seed))
     records = [r for r in PoolStore(vault).records("active") if r.data.get("impact") == "add"]
     assert len(records) >= 2

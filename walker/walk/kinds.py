@@ -157,8 +157,13 @@ class _Names(NamedTuple):
 def word(kind: str, pair: Pair, index: TextIndex, merge_into_first: bool = True) -> Wording:
     """A kind's wording; ``merge_into_first``: of two duplicates, the first note is the fuller one."""
     thread = words_of(surface_forms(pair.text_a, pair.thread.terms[:3]))
-    names = _Names(pair.a, pair.b, pair.text_a, pair.text_b, thread,
-                   words_of(key_phrases(pair.text_a, index)) or thread, words_of(key_phrases(pair.text_b, index)) or thread)
+
+    def about(text: str) -> str:
+        """What a passage is about: the thread as it writes it, and its own strongest phrase."""
+        own = surface_forms(text, pair.thread.terms[:2])
+        return words_of(list(dict.fromkeys(own + [p for p in key_phrases(text, index, 1) if p not in own]))) or thread
+
+    names = _Names(pair.a, pair.b, pair.text_a, pair.text_b, thread, about(pair.text_a), about(pair.text_b))
     if kind == "duplicate":
         return _duplicate(names, merge_into_first)
     return {"missing-link": _missing_link, "tension": _tension, "answer": _answer}.get(kind, _analogy)(names)
