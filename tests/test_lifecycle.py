@@ -29,12 +29,14 @@ def digest_outside(vault, *skip):
 @pytest.fixture
 def walked(tmp_path):
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
-    (vault / "Inbox" / "Mine.md").write_text("# my own inbox note\n", encoding="utf-8")
     ids = []
-    for seed in ("Retries and Backoff", "Cache Warming", "Sourdough Starter"):  # a walk keeps its one or two best
+    for seed in ("Autoscaler Oscillation", "Companion Planting", "Brining"):  # an analogy, a missing link, a duplicate
         result = cli("walk", vault, "--now", NOW.isoformat(), "--seed-note", seed, "--random-seed", "0", "--json")
         assert result.exit_code == 0, result.output
         ids += json.loads(result.output)["hypotheses"]
+    # Written after the walks: a note of the vault's own changes what the walks weigh, and the missing link is close
+    # to the score a walk keeps.
+    (vault / "Inbox" / "Mine.md").write_text("# my own inbox note\n", encoding="utf-8")
     active = records(vault, "active")
     return vault, [i for i in ids if i in active]  # a later walk may widen, and so supersede, an earlier pair
 
@@ -132,7 +134,7 @@ def test_reject_archive_mute_unmute_keep_folder_and_status_in_step(walked):
 def test_expiry_after_n_walks(tmp_path):
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
     (vault / "walker.toml").write_text("[walk]\nexpires_after_walks = 2\n", encoding="utf-8")
-    first = json.loads(cli("walk", vault, "--now", NOW.isoformat(), "--seed-note", "Retries and Backoff", "--json").output)["hypotheses"]
+    first = json.loads(cli("walk", vault, "--now", NOW.isoformat(), "--seed-note", "Autoscaler Oscillation", "--json").output)["hypotheses"]
     assert first
     cli("walk", vault, "--now", (NOW + timedelta(days=7)).isoformat())
     assert all(records(vault, "active")[i].data["idle_walks"] == 1 for i in first)
@@ -149,17 +151,36 @@ def candidate(refs, claim):
                      never_applies_when=("During an outage.",), disconfirm_if=("The passages disagree about soil.",))
 
 
+RADIATOR_VALVE = """---
+tags: [house]
+created: 2026-12-08
+---
+# Radiator Valve
+
+The thermostatic valve on the bedroom radiator fought me all last winter. Its wax capsule is slow to heat through, so \
+the valve stayed open while the room was already warm: dead time between the radiator heating and the valve reacting. \
+By the time it closed, the room had overshot to 25 °C, and the valve then stayed shut long after the room cooled, so the \
+bedroom swung from too hot to too cold in a slow oscillation every night. ^valve-lag
+
+Moving the valve's sensor off the hot pipe, onto the far wall, settled it.
+"""
+
+
 def test_a_later_walk_that_finds_the_pattern_again_supersedes_the_pair(tmp_path):
-    """Real walks: a levain and a cache both warmed too early; then seedlings sown too early widen it."""
+    """Real walks: a proofing box and an autoscaler both oscillate from dead time; then a note written since, on a
+    radiator valve that does the same, widens the pair."""
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
-    first = json.loads(cli("walk", vault, "--now", "2026-12-04T07:50", "--seed-note", "Cache Warming", "--json").output)
+    first = json.loads(cli("walk", vault, "--now", "2026-12-04T07:50", "--seed-note", "Autoscaler Oscillation",
+                           "--json").output)
     (pair_id,) = first["hypotheses"]
     pair = records(vault, "active")[pair_id]
-    second = json.loads(cli("walk", vault, "--now", "2026-12-11T07:50", "--seed-note", "Seed Starting", "--json").output)
+    (vault / "House").mkdir()
+    (vault / "House" / "Radiator Valve.md").write_text(RADIATOR_VALVE, encoding="utf-8")
+    second = json.loads(cli("walk", vault, "--now", "2026-12-11T07:50", "--seed-note", "Radiator Valve", "--json").output)
     (wide_id,) = second["hypotheses"]
     wide = records(vault, "active")[wide_id]
     assert set(pair.data["supporting_refs"]) < set(wide.data["supporting_refs"])
-    assert "Garden/Seed Starting.md#^sowing-time" in wide.data["supporting_refs"]
+    assert "House/Radiator Valve.md#^valve-lag" in wide.data["supporting_refs"]
     assert "three places of one pattern" in wide.data["claim"] and pair_id in wide.data["impact_reason"]
     old = records(vault, "archived")[pair_id]
     assert old.data["status"] == "superseded" and old.data["superseded_by"] == wide_id
@@ -243,24 +264,24 @@ def noteworthy_entry(vault, n, claim, ref):
 
 
 def test_a_rewrite_walks_from_the_entrys_refs_and_keeps_only_what_cites_them(tmp_path):
-    """Real walks: the cache entry is rewritten into the bridge that cites its passage; the backpressure
-    entry's walk keeps only a bridge about retries, so that entry is not archived as rewritten into it."""
+    """Real walks: the autoscaler entry is rewritten into the bridge that cites its passage; the salt entry's
+    walk keeps only a bridge between the two brining notes, so that entry is not archived as rewritten into it."""
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
-    cache = noteworthy_entry(vault, 1, "Cache Warming may state a rule beyond its own domain: “A cache warmed too early "
-                             "has already evicted half of what it loaded by the time the peak comes.”",
-                             "Systems/Cache Warming.md#^warm-before-peak")
-    backpressure = noteworthy_entry(vault, 2, "Backpressure may state a rule beyond its own domain: “Never accept work "
-                                    "faster than you can finish it.”", "Systems/Backpressure.md#^never-faster")
+    autoscaler = noteworthy_entry(vault, 1, "Autoscaler Oscillation may state a rule beyond its own domain: “Averaging "
+                                  "over five minutes builds dead time into the loop, since the metric reports how busy "
+                                  "the fleet was minutes ago, not now.”", "Systems/Autoscaler Oscillation.md#What went wrong")
+    salt = noteworthy_entry(vault, 2, "Salt may state a rule beyond its own domain: “Salt meat well ahead: a dry brine "
+                            "of 1% by weight, a day in the fridge.”", "Kitchen/Salt.md#^dry-brine")
     data = json.loads(cli("review", vault, "--now", NOW.isoformat(), "--json").output)
-    rewritten = records(vault, "archived")[cache].data
+    rewritten = records(vault, "archived")[autoscaler].data
     (survivor,) = rewritten["rewritten_as"]
-    assert "Systems/Cache Warming.md#^warm-before-peak" in records(vault, "active")[survivor].data["supporting_refs"]
-    assert backpressure in records(vault, "noteworthy")
-    assert any(backpressure in p and "the rewrite found nothing" in p and "none citing the entry's refs" in p
-               for p in data["problems"]), data["problems"]
+    assert "Systems/Autoscaler Oscillation.md#What went wrong" in records(vault, "active")[survivor].data["supporting_refs"]
+    assert salt in records(vault, "noteworthy")
+    assert any(salt in p and "the rewrite found nothing: the walk kept 1 hypothesis" in p
+               and "none citing the entry's refs" in p for p in data["problems"]), data["problems"]
     runs = [yaml.safe_load(p.read_text()) for p in sorted((vault / "walks" / "runs").glob("*.yaml"))]
     assert [(r["seed"]["path"], r["seed"]["source"]) for r in runs] == [
-        ("Systems/Cache Warming.md", "rewrite"), ("Systems/Backpressure.md", "rewrite")]
+        ("Systems/Autoscaler Oscillation.md", "rewrite"), ("Kitchen/Salt.md", "rewrite")]
 
 
 def test_check_finds_and_repairs(walked):

@@ -52,7 +52,7 @@ def vault(tmp_path):
 
 @pytest.fixture
 def walked(vault):
-    result = cli("walk", vault, "--now", NOW.isoformat(), "--seed-note", "Retries and Backoff", "--json")
+    result = cli("walk", vault, "--now", NOW.isoformat(), "--seed-note", "Autoscaler Oscillation", "--json")
     assert result.exit_code == 0, result.output
     ids = json.loads(result.output)["hypotheses"]
     assert ids

@@ -191,14 +191,18 @@ def test_a_parse_cache_that_is_not_a_database_is_a_miss(vault):
 # --- 2. the stop hook on a huge or special transcript ---------------------------------------------
 
 
+# The child's own peak memory in MB. Linux carries ru_maxrss over fork and exec, so a child of a test process that
+# has walked (and holds a gigabyte) would report the test process's size; VmHWM is the child's own high-water mark.
+PEAK_MB = ("(int(open('/proc/self/status').read().split('VmHWM:')[1].split()[0]) / 1024 "
+           "if os.path.exists('/proc/self/status') else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
+
 STOP_CHILD = r"""
-import json, resource, sys, time
+import json, os, resource, sys, time
 from walker.hooks import on_stop
 start = time.perf_counter()
 outcome = on_stop("claude-code", sys.argv[1], {"session_id": "s1", "transcript_path": sys.argv[2]})
-print(json.dumps({"outcome": outcome, "seconds": time.perf_counter() - start,
-                  "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
-"""
+print(json.dumps({"outcome": outcome, "seconds": time.perf_counter() - start, "peak_mb": PEAK_MB}))
+""".replace("PEAK_MB", PEAK_MB)
 
 
 def stop_hook(vault: Path, transcript: Path | str) -> dict:
@@ -255,10 +259,10 @@ def test_a_huge_surface_log_does_not_slow_the_prompt_hook(vault):
     log = vault / "walks" / "surface.jsonl"
     event = json.dumps({"hypothesis_id": RECORD, "turn_id": "s1:now", "surfaced_at": NOW.isoformat(), "mode": "pull"})
     sparse(log, 1024 ** 3, b"\n" + event.encode() + b"\n")
-    child = ("import json, resource, sys, time\nfrom walker.surface import last_surfaced\nstart = time.perf_counter()\n"
+    child = ("import json, os, resource, sys, time\nfrom walker.surface import last_surfaced\n"
+             "start = time.perf_counter()\n"
              "found = last_surfaced(sys.argv[1], 's1')\nprint(json.dumps({'id': found and found['hypothesis_id'], "
-             "'seconds': time.perf_counter() - start, "
-             "'peak_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))")
+             f"'seconds': time.perf_counter() - start, 'peak_mb': {PEAK_MB}}}))")
     done = subprocess.run([sys.executable, "-c", child, str(vault)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)

@@ -59,7 +59,7 @@ def walked(tmp_path):
     """A vault after two walks: two active records, one to break and one that must go on working."""
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
     ids = []
-    for seed in ("Retries and Backoff", "Companion Planting"):  # an analogy and a missing link: one record each
+    for seed in ("Autoscaler Oscillation", "Companion Planting"):  # an analogy and a missing link: one record each
         result = cli("walk", vault, "--now", NOW.isoformat(), "--seed-note", seed, "--json")
         assert result.exit_code == 0, result.output
         ids += json.loads(result.output)["hypotheses"]

@@ -38,7 +38,7 @@ def walked_copy(tmp_path: Path, source: Path = SAMPLE_VAULT, name: str = "vault"
     if extra:
         write_vault(vault, extra)
     # A walk keeps only what clears the floor, so the walks start where the sample vault has something to find.
-    seeds = (["Danger"] if extra else []) + (["Cache Warming", "Sourdough Starter", "Retries and Backoff"]
+    seeds = (["Danger"] if extra else []) + (["Autoscaler Oscillation", "Brining", "Companion Planting"]
                                               if source == SAMPLE_VAULT else [None] * walks)
     for n in range(walks):
         run_walk(Workspace.open(vault), WalkOptions(now=NOW.replace(hour=7 + n), random_seed=0, seed_note=seeds[n]))

@@ -26,7 +26,7 @@ playwright = pytest.importorskip("playwright.sync_api")
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("browser")
-    vault = walked_copy(tmp, extra=XSS_NOTES)
+    vault = walked_copy(tmp, extra=XSS_NOTES, walks=3)  # the hostile note's walk, then two that keep records
     build_site(vault, tmp / "site")
     return tmp / "site"
 

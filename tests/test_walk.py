@@ -37,7 +37,7 @@ def sample(tmp_path):
 
 def test_walk_on_the_sample_vault(sample):
     before = digest_outside_walks(sample)
-    first = walk(sample, random_seed=1, seed_note="Retries and Backoff")
+    first = walk(sample, random_seed=1, seed_note="Autoscaler Oscillation")
     second = walk(sample, random_seed=2)
     assert digest_outside_walks(sample) == before  # read-only: nothing outside walks/ changed
 
@@ -89,7 +89,7 @@ def test_every_link_in_reports_and_records_resolves(sample):
 
 
 def test_report_reads_as_the_protocol_asks(sample):
-    result = walk(sample, random_seed=1, seed_note="Retries and Backoff")
+    result = walk(sample, random_seed=1, seed_note="Autoscaler Oscillation")
     report = result.report
     for heading in ("## Seed", "## Inventory", "## Candidate associations", "## Critic rejections", "## Notes for review"):
         assert heading in report
@@ -192,8 +192,8 @@ def test_init_is_idempotent_and_never_overwrites(tmp_path):
 
 
 def test_walk_cli_and_pool_commands(sample):
-    result = CliRunner().invoke(main, ["walk", str(sample), "--now", "2026-11-30T07:00", "--seed-note", "Retries and Backoff",
-                                         "--json"])
+    result = CliRunner().invoke(main, ["walk", str(sample), "--now", "2026-11-30T07:00", "--seed-note",
+                                       "Autoscaler Oscillation", "--json"])
     assert result.exit_code == 0, result.output
     summary = json.loads(result.output)
     assert summary["walk_id"] == "2026-11-30-001" and summary["hypotheses"]
@@ -276,7 +276,7 @@ def _picture_boxes(picture: str) -> list[tuple[str, tuple[float, float, float, f
 def test_a_kept_lines_number_covers_no_name_or_dot(sample):
     """A line from the seed to a near note runs under the seed's name: its number goes beside it, not on it."""
     numbers = 0
-    for day, seed_text in enumerate(("Sourdough Starter", "Cache Warming", "Retries and Backoff"), start=1):
+    for day, seed_text in enumerate(("Autoscaler Oscillation", "Companion Planting", "Brining"), start=1):
         result = walk(sample, seed_text=seed_text, now=NOW.replace(day=day))
         picture = (sample / "walks" / "reports" / f"{result.outcome.walk_id}.svg").read_text()
         boxes = _picture_boxes(picture)
@@ -289,8 +289,9 @@ def test_a_kept_lines_number_covers_no_name_or_dot(sample):
 
 
 def test_a_walk_that_proposes_nothing_says_so(tmp_path):
-    def word(i, k):
-        return "".join(chr(97 + (i * 5 + k * 11 + j * 3) % 26) for j in range(5 + k % 3))
+    def word(i, k):  # the k-th word of note i, its first two letters its own: no two notes share one
+        n = i * 9 + k
+        return chr(97 + n // 26) + chr(97 + n % 26) + "".join(chr(97 + (n * 7 + j * 3) % 26) for j in range(3 + k % 3))
 
     vault = write_vault(tmp_path / "vault", {  # 24 notes that share no word: nothing for the roam to join
         f"Note {i}.md": f"# Note {i}\n\nThe {' '.join(word(i, k) for k in range(9))} stays.\n" for i in range(24)})
@@ -305,9 +306,9 @@ def test_a_note_bridged_by_a_hypothesis_awaiting_review_seeds_no_walk(sample, mo
     from walker import seeds
     from walker.walk import runner
 
-    first = walk(sample, seed_note="Kitchen/Levain Build")
+    first = walk(sample, seed_note="Systems/Autoscaler Oscillation")
     bridged = {ref.split("#")[0] for i in first.outcome.hypothesis_ids for ref in first.outcome.candidates[i].supporting_refs}
-    assert {"Kitchen/Levain Build.md", "Systems/Cache Warming.md"} <= bridged
+    assert {"Systems/Autoscaler Oscillation.md", "Kitchen/Proofing Box Thermostat.md"} <= bridged
     avoided = []
     monkeypatch.setattr(runner, "choose_seed", lambda candidates, number, used, rng: avoided.append(used) or
                         seeds.choose_seed(candidates, number, used, rng))

@@ -5,7 +5,7 @@ from datetime import datetime
 
 import pytest
 from click.testing import CliRunner
-from conftest import REAL_VAULTS, SAMPLE_VAULT, write_vault
+from conftest import REAL_VAULTS, SAMPLE_VAULT, copy_vault_files, write_vault
 
 from walker.cli import main
 from walker.seeds import candidate_seeds, choose_seed
@@ -70,12 +70,19 @@ def test_sample_vault_groups(sample, seed):
     assert_far_is_far(sample, result)
 
 
-def test_a_note_close_in_words_that_no_link_reaches_is_near(sample):
-    """Levain Build says what Cache Warming says, in a kitchen: no link joins them, and before near held notes close
-    in words they were in no group (too close for middle); a missing link is found among such notes."""
-    near = {i.path: i for i in walk_from(sample, "Systems/Cache Warming.md", random_seed=3).near}
-    assert near["Kitchen/Levain Build.md"].distance is None
-    assert "not linked" in near["Kitchen/Levain Build.md"].reason
+def test_a_note_close_in_words_that_no_link_reaches_is_near(sample, tmp_path):
+    """Cover Crops says what Companion Planting says of roots and nitrogen: no link joins them, and before near held
+    notes close in words they were in no group (too close for middle); a missing link is found among such notes.
+    A note so close in words that it may be a second copy is near too: a duplicate is found among those."""
+    near = {i.path: i for i in walk_from(sample, "Garden/Companion Planting.md", random_seed=3).near}
+    assert near["Garden/Cover Crops.md"].distance is None
+    assert "not linked" in near["Garden/Cover Crops.md"].reason
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    text = (vault / "Garden" / "Cover Crops.md").read_text(encoding="utf-8")
+    (vault / "Inbox" / "Winter Cover.md").write_text(text.replace("# Cover Crops", "# Winter Cover"), encoding="utf-8")
+    copy = walk_from(Workspace.open(vault), "Garden/Cover Crops.md", random_seed=3)
+    near = {i.path: i for i in copy.near}
+    assert near["Inbox/Winter Cover.md"].distance is None and near["Inbox/Winter Cover.md"].similarity >= NEAR_DUPLICATE
 
 
 def test_far_draws_follow_threads_and_one_is_uniform(sample):
