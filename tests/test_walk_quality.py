@@ -98,8 +98,8 @@ def test_passages_that_both_speak_of_a_note_of_their_own_are_no_discovery(tmp_pa
 
 def test_the_score_says_why_a_pair_falls_short():
     weak = Evidence(specific=0.5, salience=0.2, context=0.0, topic=0.0, phrase=0.0, joined=1.0, apart=0.0,
-                    question=0.0, plain=0.7, coherence=0.4)
+                    question=0.0, coherence=0.4)
     strong = Evidence(specific=1.0, salience=1.0, context=0.8, topic=0.9, phrase=1.0, joined=0.0, apart=0.9,
-                      question=0.0, plain=0.3, coherence=0.9)
+                      question=0.0, coherence=0.9)
     assert score(weak) < KEEP <= score(strong)
     assert "differ in meaning" in explain(weak) or "already joins" in explain(weak)

@@ -250,7 +250,8 @@ def render_picture(outcome: WalkOutcome) -> str:
 
 class Labels:
     """Where each dot's label goes: beside its dot, on the side that overlaps no label or dot placed so far
-    (or a line above or below), so names stay readable. Widths are estimated from the font size."""
+    (or up to two lines above or below), so names stay readable; when no spot is free, the side that stays
+    on the canvas. Widths are estimated from the font size."""
 
     def __init__(self, width: float, dots: list[tuple[float, float]]) -> None:
         self.width = width
@@ -277,13 +278,16 @@ class Labels:
     def place(self, x: float, y: float, text: str, prefer_right: bool) -> tuple[float, float, str]:
         sides = [("start", 9), ("end", -9)] if prefer_right else [("end", -9), ("start", 9)]
         wide, own = 0.56 * 19 * len(text), (x - 7, y - 7, x + 7, y + 7)
-        for anchor, dx, dy in [(anchor, dx, dy) for dy in (0, -20, 20) for anchor, dx in sides]:
+        for anchor, dx, dy in [(anchor, dx, dy) for dy in (0, -20, 20, -40, 40) for anchor, dx in sides]:
             left = x + dx if anchor == "start" else x + dx - wide
             box = (left, y + 6 + dy - 15, left + wide, y + 6 + dy + 5)
             if 0 <= box[0] and box[2] <= self.width and not any(_overlap(box, b) for b in self.boxes if b != own):
                 self.boxes.append(box)
                 return x + dx, y + 6 + dy, anchor
-        anchor, dx = sides[0]
+        # No free spot: the preferred side that stays on the canvas (a name cut off at the edge cannot be read).
+        inside = [(a, d) for a, d in sides if 0 <= (x + d if a == "start" else x + d - wide)
+                  and (x + d + wide if a == "start" else x + d) <= self.width]
+        anchor, dx = (inside or sides)[0]
         self.take(x + dx, y + 6, text, anchor)
         return x + dx, y + 6, anchor
 

@@ -19,9 +19,6 @@ Every signal is a number a reader could check by hand:
 - ``coherence``: how much the notes that use the shared words are about one thing (the length of the
   mean of their unit vectors on the latent axes, averaged over the words): a term of art gathers notes
   on one subject; "handle", "record" or "partition" are spread over unrelated ones.
-- ``plain``: how everyday the shared words are in the languages people write (wordfreq's Zipf scale,
-  the highest over those languages, divided by 8): "server", "handle", "available" are rare in a
-  vault of notes on Kafka and still everyday words; "prototypal inheritance" is not.
 
 ``walker.walk.scorer`` turns them into one probability that a reader finds the pair useful.
 """
@@ -32,14 +29,12 @@ import math
 import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
-from functools import lru_cache
 
 import numpy as np
 
 from walker.corpus.model import Corpus
-from walker.similarity import TOKEN_PATTERN, TextIndex, stem
+from walker.similarity import TextIndex, stem
 
-LANGUAGES = ("en", "pt", "es", "fr", "de", "it", "nl", "sv", "pl", "ru", "tr", "id")  # Latin and Cyrillic script
 MIN_GENRE = 10  # a genre's document frequencies mean something once it holds this many notes
 DAILY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a daily note's title
 
@@ -54,7 +49,6 @@ class Evidence:
     joined: float
     apart: float
     question: float
-    plain: float
     coherence: float
 
     def as_dict(self) -> dict[str, float]:
@@ -134,21 +128,3 @@ def salience(index: TextIndex, lexicon: Lexicon, path: str, stems: Iterable[str]
     top = float(vector.max()) if vector.nnz else 0.0
     return float(vector[0, columns].toarray().max()) / top if top else 0.0
 
-
-def words_of(text: str) -> list[str]:
-    return re.findall(TOKEN_PATTERN, text.lower())
-
-
-@lru_cache(maxsize=65536)
-def commonness(word: str) -> float:
-    """How everyday a word is: its Zipf frequency in the language that uses it most, over 8 (0 unknown, 1 "the")."""
-    from wordfreq import zipf_frequency
-
-    return max(zipf_frequency(word, language) for language in LANGUAGES) / 8
-
-
-def plainness(text: str, stems: Iterable[str]) -> float:
-    """The mean commonness of the words of ``text`` whose stems are in ``stems``."""
-    wanted = set(stems)
-    found = {word for word in words_of(text) if stem(word) in wanted}
-    return sum(map(commonness, found)) / len(found) if found else 0.0

@@ -16,10 +16,10 @@ KEEP = 0.5
 
 # MODEL BEGIN: written by bench/quality/fit.py --write (bench/README.md has its output); signals centred and scaled.
 MODEL: dict[str, dict[str, float]] = {
-    "mean": {"specific": 0.7706, "salience": 0.7176, "context": 0.3213, "topic": 0.4218, "phrase": 0.2075, "joined": 0.2302, "apart": 0.2213, "question": 0.06038, "plain": 0.5124, "coherence": 0.6178},
-    "scale": {"specific": 0.1948, "salience": 0.201, "context": 0.246, "topic": 0.2376, "phrase": 0.4056, "joined": 0.421, "apart": 0.3056, "question": 0.2382, "plain": 0.09012, "coherence": 0.1115},
-    "weight": {"specific": -0.1089, "salience": 0.2743, "context": 0.08526, "topic": 0.8335, "phrase": 0.1638, "joined": -0.4616, "apart": 0.4091, "question": 0.08629, "plain": 0.01008, "coherence": 0.1099},
-    "bias": {"bias": -1.637},
+    "mean": {"specific": 0.7706, "salience": 0.7176, "context": 0.3215, "topic": 0.4219, "phrase": 0.2075, "joined": 0.2302, "apart": 0.2213, "question": 0.06038, "coherence": 0.6178},
+    "scale": {"specific": 0.1948, "salience": 0.2011, "context": 0.2464, "topic": 0.2377, "phrase": 0.4056, "joined": 0.421, "apart": 0.3055, "question": 0.2382, "coherence": 0.1113},
+    "weight": {"specific": -0.1067, "salience": 0.2737, "context": 0.0869, "topic": 0.8356, "phrase": 0.164, "joined": -0.4614, "apart": 0.4081, "question": 0.08715, "coherence": 0.1036},
+    "bias": {"bias": -1.639},
 }
 # MODEL END
 
@@ -33,7 +33,6 @@ _AGAINST = {
     "joined": "a note both link to already joins them",
     "apart": "the notes sit in folders of one subject",
     "question": "neither passage asks a question",
-    "plain": "the shared words are everyday words",
     "coherence": "the notes that use the shared words are about unrelated things",
 }
 

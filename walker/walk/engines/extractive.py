@@ -21,7 +21,7 @@ from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, stem
 from walker.walk.candidate import Candidate, End
 from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
-from walker.walk.evidence import SIGNALS, Evidence, Genres, Lexicon, plainness, salience
+from walker.walk.evidence import SIGNALS, Evidence, Genres, Lexicon, salience
 from walker.walk.kinds import (
     APART,
     DAILY,
@@ -275,7 +275,6 @@ class Propositions:
             joined=float(joined),
             apart=1.0 - index.domain_closeness(a, b),
             question=float(is_question(text_a) != is_question(text_b)),
-            plain=plainness(text_a, stems),
             coherence=sum(map(self._lexicon.coherence, stems)) / len(stems) if stems else 0.0,
         )
 
