@@ -26,7 +26,6 @@ Every signal is a number a reader could check by hand:
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
@@ -34,9 +33,9 @@ import numpy as np
 
 from walker.corpus.model import Corpus
 from walker.similarity import TextIndex, stem
+from walker.walk.kinds import DAILY
 
 MIN_GENRE = 10  # a genre's document frequencies mean something once it holds this many notes
-DAILY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a daily note's title
 
 
 @dataclass(frozen=True)
