@@ -1,7 +1,7 @@
 """A note's Markdown as Obsidian shows it, rewritten so Python-Markdown renders it the same way.
 
-Obsidian hides ``%% comments %%``, draws ``> [!note]`` callouts as boxes, starts a list
-right after a paragraph line, and reads raw HTML. The site shows the same note: comments
+Obsidian hides ``%% comments %%`` and ``<!-- HTML comments -->``, draws ``> [!note]`` callouts
+as boxes, starts a list right after a paragraph line, and reads raw HTML. The site shows the same note: comments
 gone, callouts as admonitions, a blank line put before such lists, HTML tags reduced to
 their text (the sanitiser still runs after), one H1 per page, and remote pictures as a
 labelled link (the site works offline). Code, fenced or indented, is left exactly as written.
@@ -77,7 +77,7 @@ def as_obsidian_shows(markdown: str, titled: bool = False) -> str:
     """The note body rewritten so the page shows what Obsidian shows. ``titled``: the page already
     has its H1, so every H1 in the body reads as a section."""
     out: list[str] = []
-    in_comment = False
+    closer: str | None = None  # of the comment open here: ``%%`` or ``-->``
     seen_h1 = titled
     previous = ""
     lines = list(regions(markdown))
@@ -85,14 +85,15 @@ def as_obsidian_shows(markdown: str, titled: bool = False) -> str:
     while at < len(lines):
         line, code = lines[at]
         at += 1
+        if not code or closer:  # a comment hides the code inside it too
+            visible, closer = _without_comments(line, closer)
+            if visible is None:
+                continue
+            line = visible
         if code:
             out.append(line)
             previous = line
             continue
-        visible, in_comment = _without_comments(line, in_comment)
-        if visible is None:
-            continue
-        line = visible
         if callout := CALLOUT.match(line):
             body = []
             while at < len(lines) and not lines[at][1] and lines[at][0].startswith(">"):
@@ -115,33 +116,41 @@ def as_obsidian_shows(markdown: str, titled: bool = False) -> str:
     return "\n".join(out)
 
 
-def _without_comments(line: str, in_comment: bool) -> tuple[str | None, bool]:
-    """The line with ``%% … %%`` removed, and whether a comment is still open after it. None: the
-    whole line was hidden. ``%%`` inside a code span (`` `%%` ``) is text, as Obsidian shows it."""
-    if "%%" not in line and not in_comment:
-        return line, False
-    started, kept, at, mark = in_comment, [], 0, line.find("%%")
+def _without_comments(line: str, closer: str | None) -> tuple[str | None, str | None]:
+    """The line with ``%% … %%`` and ``<!-- … -->`` removed, and the closer of a comment still open after it
+    (``%%`` or ``-->``). None: the whole line was hidden. An opener inside a code span (`` `%%` ``) or inside
+    the other kind of comment is text, as Obsidian shows it; ``<!-->`` is an empty comment, as in HTML."""
+    if closer is None and "%%" not in line and "<!--" not in line:
+        return line, None
+    started, kept, at = closer is not None, [], 0
+    found = {mark: line.find(mark) for mark in ("%%", "<!--", "-->")}
     spans = _CodeSpans(line)
+
+    def after(mark: str) -> int:  # the next mark at or after ``at``: found again only once passed (a line of many)
+        if 0 <= found[mark] < at:
+            found[mark] = line.find(mark, at)
+        return found[mark]
+
     while at < len(line):
-        if 0 <= mark < at:  # the next %% at or after ``at``: found again only once passed (a line of many spans)
-            mark = line.find("%%", at)
-        if in_comment:
-            if mark < 0:
+        if closer:
+            end = after(closer)
+            if end < 0:
                 break
-            in_comment, at = False, mark + 2
+            at, closer = end + len(closer), None
             continue
         code = spans.next(at)
+        mark = min((where for where in (after("%%"), after("<!--")) if where >= 0), default=-1)
         if mark < 0 or (code and code[0] < mark):
             end = code[1] if code and mark >= 0 else len(line)
             kept.append(line[at:end])
             at = end
             continue
         kept.append(line[at:mark])
-        in_comment, at = True, mark + 2
+        closer, at = "%%" if line.startswith("%%", mark) else "-->", mark + 2
     text = "".join(kept)
-    if not text.strip() and (started or in_comment or line.strip().startswith("%%")):
-        return None, in_comment
-    return text.rstrip() if text.strip() else text, in_comment
+    if not text.strip() and (started or closer or line.strip().startswith(("%%", "<!--"))):
+        return None, closer
+    return text.rstrip() if text.strip() else text, closer
 
 
 class _CodeSpans:
