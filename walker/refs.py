@@ -13,6 +13,9 @@ import re
 from typing import NamedTuple
 
 _LINES = re.compile(r"L(\d+)(?:-L(\d+))?")
+_WIKILINK = re.compile(r"!?\[\[([^\[\]|\n]*?)(?:\\?\|([^\[\]\n]*))?]]")
+_MD_LINK = re.compile(r"!?\[([^\[\]\n]*)]\([^()\n]*\)")
+_MARKUP = re.compile(r"\*\*|__|==|~~|[*`|\[\]]")
 
 
 class Ref(NamedTuple):
@@ -55,3 +58,13 @@ def split_subpath(target: str) -> tuple[str, str | None]:
 def note_of(ref: object) -> str:
     """The note path a ref points into."""
     return split_subpath(str(ref))[0]
+
+
+def heading_label(anchor: str) -> str:
+    """A heading (or heading chain ``A#B``) as a link alias shows it: its plain text, never a nested link.
+    A wikilink reads as its alias, else its target's name; a Markdown link as its text; emphasis, code
+    marks, ``|``, ``[`` and ``]`` go, and the chain's parts are joined with `` › ``."""
+    text = _WIKILINK.sub(lambda m: (m.group(2) or "").strip() or m.group(1).split("#")[0].rsplit("/", 1)[-1]
+                        or m.group(1).lstrip("#"), anchor)
+    text = _MARKUP.sub("", _MD_LINK.sub(r"\1", text))
+    return " › ".join(" ".join(part.split()) for part in text.split("#") if part.strip())

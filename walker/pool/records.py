@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from walker.errors import WalkerError
-from walker.refs import Ref
+from walker.refs import Ref, heading_label
 
 CONFIDENCE_SCHEME = "ordinal-confidence-v1"
 CONFIDENCES = ("low", "medium", "high")
@@ -308,7 +308,7 @@ def ref_link(ref: str) -> str:
         return f"[[{stem}|{title}]]"
     if (lines := parsed.lines) is not None:
         return f"[[{stem}|{title}]] (" + (f"line {lines[0]})" if lines[0] == lines[1] else f"lines {lines[0]}–{lines[1]})")
-    shown = anchor[1:].replace("-", " ") if anchor.startswith("^") else anchor
+    shown = anchor[1:].replace("-", " ") if anchor.startswith("^") else heading_label(anchor)
     if shown.lower() == title.lower():
         return f"[[{stem}#{anchor}|{title}]]"
     safe = anchor.replace("|", " ").replace("[", " ").replace("]", " ")

@@ -17,7 +17,7 @@ from walker.corpus import Resolver, find_subpath
 from walker.corpus.model import Block, Corpus, Heading
 from walker.corpus.parse import decode_uri, is_internal_url
 from walker.corpus.parse import markdown as parser
-from walker.refs import split_subpath
+from walker.refs import heading_label, split_subpath
 from walker.site.obsidian import regions
 
 # No class below may cross the "[" that opens another match: a line of "[[[[…" stays linear.
@@ -142,7 +142,7 @@ def _label(inner: str) -> str:
         return alias.strip()
     parts = [p for p in target.split("#") if p]
     name = parts[0].rsplit("/", 1)[-1] if parts and not target.startswith("#") else ""
-    rest = [p.lstrip("^") for p in (parts[1:] if name else parts)]
+    rest = [shown for p in (parts[1:] if name else parts) if (shown := heading_label(p).lstrip("^"))]
     return " › ".join([name, *rest] if name else rest) or target
 
 

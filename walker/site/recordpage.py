@@ -10,7 +10,7 @@ from walker.corpus.resolve import span
 from walker.corpus.text import Paragraph, read_paragraphs
 from walker.pool.records import KIND_WORDS, REVIEWER_HEADING, Hypothesis, NoteworthyEntry
 from walker.pool.store import POOL, StoredRecord
-from walker.refs import Ref
+from walker.refs import Ref, heading_label
 from walker.site.decide import PLACEHOLDER, DecideBox
 from walker.site.links import SiteLinks
 from walker.site.markup import STATUS_TITLES, as_cell, as_code, as_text, shorten
@@ -100,8 +100,10 @@ def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks, passage: st
     ``passages``) marked and the words the two passages share (the thread) in bold."""
     parsed = Ref.parse(ref)
     title, anchor = note_title(parsed.path), parsed.anchor
-    suffix = f" › {anchor.lstrip('^')}" if anchor and anchor.lower() != title.lower() else ""
-    target = f"#{anchor}" if anchor and parsed.lines is None else ""
+    place = heading_label(anchor).lstrip("^")
+    suffix = f" › {place}" if place and place.lower() != title.lower() else ""
+    # Obsidian reads "|", "[" and "]" in a heading as spaces: the target opens the same heading, one link
+    target = "#" + anchor.replace("|", " ").replace("[", " ").replace("]", " ") if anchor and parsed.lines is None else ""
     shown = links.convert(f"[[{parsed.path.removesuffix('.md')}{target}|{title}{suffix}]]", POOL + "/x.md", page)
     whole = _excerpt(corpus, ref, read)
     quoted = " ".join(passage.split())

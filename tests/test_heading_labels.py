@@ -1,0 +1,78 @@
+"""A ref to a heading that holds links or markup: the label is the heading's plain text, never a nested link
+(issue 32, "Headings with links break reports"). The link target stays the one Obsidian opens."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import write_vault
+
+NOTES = {
+    "Geography/North America.md": "# North America\n\n## Step 5 - Breakup of [[Supercontinent|Pangea]]\n\n"
+                                  "The plates drifted apart over millions of years.\n",
+    "插件/Markdown 格式转换器.md": "#  属性 [[属性]]\n\n转换器读取每个属性。\n",
+    "属性.md": "Properties.\n",
+    "Supercontinent.md": "One landmass.\n",
+}
+CASES = [
+    ("Geography/North America.md#Step 5 - Breakup of [[Supercontinent|Pangea]]",
+     "North America › Step 5 - Breakup of Pangea"),
+    ("插件/Markdown 格式转换器.md#属性 [[属性]]", "Markdown 格式转换器 › 属性 属性"),
+]
+
+
+def one_link(markdown: str) -> tuple[str, str]:
+    """The target and alias of the only wikilink in ``markdown``, which must hold exactly one."""
+    assert markdown.count("[[") == 1 and markdown.count("]]") == 1, markdown
+    target, alias = re.search(r"\[\[([^\[\]]*)]]", markdown).group(1).split("|")
+    return target, alias
+
+
+@pytest.mark.parametrize(("ref", "label"), CASES)
+def test_a_report_or_record_link_to_a_heading_with_links_has_a_plain_alias(ref, label):
+    from walker.pool.records import ref_link, render_body
+
+    target, alias = one_link(ref_link(ref))
+    assert alias == label
+    assert target.startswith(ref.split(".md#")[0] + "#")
+    evidence = [line for line in render_body({"title": "T", "claim": "C", "supporting_refs": [ref]}).splitlines()
+                if line.startswith("- ")]
+    assert [one_link(line)[1] for line in evidence] == [label]
+
+
+def test_the_heading_target_still_opens_the_heading(tmp_path):
+    from walker.corpus import find_subpath, load_corpus
+    from walker.pool.records import ref_link
+
+    corpus = load_corpus(write_vault(tmp_path / "vault", NOTES))
+    for ref, _ in CASES:
+        target, _alias = one_link(ref_link(ref))
+        note = corpus.notes[target.split("#")[0] + ".md"]
+        assert find_subpath(note, "#" + target.split("#", 1)[1]) is not None, target
+
+
+@pytest.mark.parametrize(("ref", "label"), CASES)
+def test_the_site_shows_the_heading_link_as_its_plain_text(tmp_path, ref, label):
+    from walker.corpus import load_corpus
+    from walker.site.links import SiteLinks
+    from walker.site.recordpage import _evidence
+
+    corpus = load_corpus(write_vault(tmp_path / "vault", NOTES))
+    links = SiteLinks(corpus, "vault", {p: f"notes/{p}" for p in corpus.notes}, {})
+    shown = _evidence(ref, "hypotheses/h.md", corpus, links, "", [], {})[0]
+    assert "[[" not in shown and "]]" not in shown, shown
+    match = re.fullmatch(r"- \[([^\]]*)]\(([^)]*)\)", shown)
+    assert match, shown
+    assert match.group(1) == label
+    assert "#" in match.group(2)  # the link lands on the heading
+
+
+def test_a_note_link_to_such_a_heading_reads_as_its_plain_text(tmp_path):
+    from walker.corpus import load_corpus
+    from walker.site.links import SiteLinks
+
+    corpus = load_corpus(write_vault(tmp_path / "vault", NOTES))
+    links = SiteLinks(corpus, "vault", {p: f"notes/{p}" for p in corpus.notes}, {})
+    shown = links.convert("See [[Markdown 格式转换器#  属性  ]].", "Supercontinent.md", "notes/Supercontinent.md")
+    assert shown.startswith("See [Markdown 格式转换器 › 属性](")
