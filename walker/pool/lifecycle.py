@@ -151,10 +151,18 @@ def started_here(store: PoolStore, record_id: str, note: Path) -> bool:
     return pending is not None and (str(front.get("id")), digest(text)) == pending
 
 
+# The example text the review site's commands carry for each option: a command copied and run unedited
+# must not record the example as the reviewer's evidence.
+PLACEHOLDERS = {"--source": "what shows it holds", "--statement": "the fact, in your words",
+                "--evidence": "what shows it is wrong"}
+
+
 def user_text(name: str, text: str) -> str:
     """``text`` when it can go into a record as it is; LifecycleError naming the option otherwise."""
     if why := text_problem(text):
         raise LifecycleError(f"{name} {why}; a record can hold only plain text")
+    if name in PLACEHOLDERS and " ".join(text.split()).lower() == PLACEHOLDERS[name]:
+        raise LifecycleError(f"{name} is still the example text “{PLACEHOLDERS[name]}”: replace it with what you found")
     return text
 
 
@@ -183,8 +191,9 @@ def reject(store: PoolStore, record_id: str, *, evidence: str, now: datetime) ->
     """Refuted: to rejected/ with the refuting evidence (§13.2). Kept, so walks do not regenerate it."""
     if not evidence.strip():
         raise LifecycleError("a rejection needs --evidence: what showed the hypothesis wrong")
+    user_text("--evidence", evidence)
     return _move(store, record_id, "rejected", {"rejected": now.date().isoformat(),
-                                                "rejection_evidence": user_text("--evidence", evidence)},
+                                                "rejection_evidence": evidence},
                  "reject", f" evidence: {evidence}", now, allowed=("active", "muted"))
 
 

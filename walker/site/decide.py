@@ -15,6 +15,8 @@ import secrets
 import shlex
 from dataclasses import dataclass
 
+from walker.pool.lifecycle import PLACEHOLDERS
+
 _FILL = re.compile(r"WALKERFILL(ID|WHERE|URL|DECIDED)")
 # Where a page's box goes until it is filled in. A note cannot plant it: it never sees this process's nonce.
 PLACEHOLDER = f"walker-decide-box-{secrets.token_hex(8)}"
@@ -60,9 +62,9 @@ def _choices(folder: str, decided: bool) -> list[str]:
               if decided else []),
             "**It holds.** A new note is written to your inbox, in your words, and the hypothesis is retired as "
             "confirmed:", "",
-            _command_block(command("discharge", '--source "what shows it holds"', '--statement "the fact, in your words"')), "",
+            _command_block(command("discharge", *(f'{o} "{PLACEHOLDERS[o]}"' for o in ("--source", "--statement")))), "",
             "**It is wrong.** The hypothesis is retired as rejected, and walks will not propose it again:", "",
-            _command_block(command("reject", '--evidence "what shows it is wrong"')), "",
+            _command_block(command("reject", f'--evidence "{PLACEHOLDERS["--evidence"]}"')), "",
             "**Not now.** Mute keeps it here but never brings it up on its own; archive retires it without a verdict:", "",
             _command_block(command("mute")), "", _command_block(command("archive")), "",
             f"**Or decide in Obsidian**: {open_record} and set its properties, then `walker review` applies them.", "",
