@@ -122,11 +122,7 @@ def create_new(path: Path, text: str | bytes, mode: int = 0o644) -> None:
     data = text.encode("utf-8") if isinstance(text, str) else text
     descriptor, temporary = tempfile.mkstemp(prefix=TEMPORARY_PREFIX, suffix=".tmp", dir=path.parent)
     try:
-        try:
-            write_all(descriptor, data)
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)
+        _write_synced(descriptor, data)
         os.chmod(temporary, mode)
         try:
             os.link(temporary, path, follow_symlinks=False)
@@ -141,14 +137,19 @@ def create_new(path: Path, text: str | bytes, mode: int = 0o644) -> None:
 def _create_in_place(path: Path, data: bytes, mode: int) -> None:
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
     try:
-        try:
-            write_all(descriptor, data)
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)
+        _write_synced(descriptor, data)
     except BaseException:
         Path(path).unlink(missing_ok=True)
         raise
+
+
+def _write_synced(descriptor: int, data: bytes) -> None:
+    """Write all of ``data``, sync it to disk, and close the descriptor whatever happens."""
+    try:
+        write_all(descriptor, data)
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
 
 
 def write_all(descriptor: int, data: bytes) -> None:

@@ -24,15 +24,13 @@ from pathlib import Path
 
 import numpy as np
 import yaml
+from run import pinned  # beside this script
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
-from walker.walk.critic import CriticContext, gate
-from walker.walk.engines.base import InventoryEntry, WalkContext
-from walker.walk.engines.extractive import ExtractiveEngine, Propositions
+from walker.walk.critic import gate
 from walker.walk.evidence import SIGNALS, Evidence
 from walker.walk.scorer import KEEP, features
-from walker.wander import Neighbourhood, Seed, find_hubs
 from walker.workspace import Workspace
 
 HERE = Path(__file__).resolve().parent
@@ -42,13 +40,8 @@ STRENGTH = 1.0  # the model's one setting: L2 regularisation (scikit-learn's C),
 
 
 def evidence_of(ws: Workspace, a: str, b: str, texts: tuple[str, str]) -> Evidence | None:
-    critic = CriticContext(ws.corpus, ws.index, {a, b}, [])
-    hood = Neighbourhood(Seed(a, texts[0], a, "given", ""), (), (), (), tuple(find_hubs(ws.links, ws.wander_settings)), ())
-    context = WalkContext(ws.corpus, ws.index, ws.links, hood, critic, {})
-    ends = [InventoryEntry(path, ws.corpus.notes[path].title, group, path, (), text, path)
-            for path, group, text in ((a, "seed", texts[0]), (b, "far", texts[1]))]
-    candidate = ExtractiveEngine().hypothesis(context, Propositions(context), ends[0], ends[1], texts)
-    if candidate is None or not gate([candidate], critic, noteworthy_limit=0)[0].accepted:
+    context, candidate = pinned(ws, a, b, texts)
+    if candidate is None or not gate([candidate], context.critic, noteworthy_limit=0)[0].accepted:
         return None  # no walk would score it: the gate runs first
     found = (candidate.grounding or {})["evidence"]
     return Evidence(**{name: float(found[name]) for name in SIGNALS})

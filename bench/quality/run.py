@@ -29,18 +29,22 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 
 
-def kept(ws: Workspace, a: str, b: str, texts: tuple[str, str]) -> Candidate | None:
-    """The candidate a walk would keep for these two passages, or None."""
+def pinned(ws: Workspace, a: str, b: str, texts: tuple[str, str]) -> tuple[WalkContext, Candidate | None]:
+    """A walk's context for two notes, and the candidate the engine makes of these two passages of them."""
     critic = CriticContext(ws.corpus, ws.index, {a, b}, [])
     hood = Neighbourhood(Seed(a, texts[0], a, "given", ""), (), (), (), tuple(find_hubs(ws.links, ws.wander_settings)), ())
     context = WalkContext(ws.corpus, ws.index, ws.links, hood, critic, {})
     ends = [InventoryEntry(path, ws.corpus.notes[path].title, group, path, (), text, path)
             for path, group, text in ((a, "seed", texts[0]), (b, "far", texts[1]))]
-    engine = ExtractiveEngine()
-    candidate = engine.hypothesis(context, Propositions(context), ends[0], ends[1], texts)
+    return context, ExtractiveEngine().hypothesis(context, Propositions(context), ends[0], ends[1], texts)
+
+
+def kept(ws: Workspace, a: str, b: str, texts: tuple[str, str]) -> Candidate | None:
+    """The candidate a walk would keep for these two passages, or None."""
+    context, candidate = pinned(ws, a, b, texts)
     if candidate is None:
         return None
-    return candidate if engine.critique(context, [candidate])[0].accepted else None
+    return candidate if ExtractiveEngine().critique(context, [candidate])[0].accepted else None
 
 
 def main() -> None:

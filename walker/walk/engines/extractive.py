@@ -159,7 +159,7 @@ class ExtractiveEngine:
         evidence = quotable.evidence(end_a.path, end_b.path, text_a, text_b, frozenset(rare), terms, specific,
                                      joined=via is not None)
         pair = Pair(note_name(end_a.title), note_name(end_b.title), text_a, text_b, joined._replace(terms=terms),
-                    same_concept=_one_subject(context, end_a.path, end_b.path, frozenset(rare), domains == ONE_FOLDER),
+                    same_concept=_one_subject(evidence.topic, domains == ONE_FOLDER),
                     linked=via is not None, domains=domains, duplicate=duplicate)
         kind = classify(pair)
         if kind is None:
@@ -196,22 +196,20 @@ class Quotable(NamedTuple):
 
     sentences: tuple[Sentence, ...]
     ref: str
+    rare: dict[str, float]  # the paragraph's rare stems, each at its weight in the sentence that weighs it most
+    stems: frozenset[str]  # stems of all its words
+
+    @classmethod
+    def of(cls, sentences: tuple[Sentence, ...], ref: str) -> Quotable:
+        rare: dict[str, float] = {}
+        for sentence in sentences:
+            for term, weight in sentence.rare.items():
+                rare[term] = max(rare.get(term, 0.0), weight)
+        return cls(sentences, ref, rare, frozenset().union(*(s.stems for s in sentences)))
 
     @property
     def text(self) -> str:
         return " ".join(s.text for s in self.sentences)
-
-    @property
-    def rare(self) -> dict[str, float]:
-        weights: dict[str, float] = {}
-        for sentence in self.sentences:
-            for term, weight in sentence.rare.items():
-                weights[term] = max(weights.get(term, 0.0), weight)
-        return weights
-
-    @property
-    def stems(self) -> frozenset[str]:
-        return frozenset().union(*(s.stems for s in self.sentences))
 
     def quote(self, thread: set[str]) -> str:
         """The shortest run of sentences (at most MAX_QUOTED) that holds the most of the thread's words."""
@@ -292,7 +290,7 @@ class Propositions:
             whole = whole[: MAX_PROPOSITIONS - read]
             read += len(whole)
             if whole:
-                found.append(Quotable(tuple(whole), paragraph_ref(note, paragraph)))
+                found.append(Quotable.of(tuple(whole), paragraph_ref(note, paragraph)))
             if read >= MAX_PROPOSITIONS:
                 break
         return found
@@ -323,7 +321,7 @@ def _best_passages(quotable: Propositions, a: str, b: str, titles: tuple[list[fr
         return {w: weight for w, weight in passage.rare.items() if w not in mentioned}
 
     def pinned(path: str, text: str) -> list[Quotable]:
-        return [Quotable((quotable.sentence(path, text),), path)]
+        return [Quotable.of((quotable.sentence(path, text),), path)]
 
     first = [(q, threadable(q, titles[0])) for q in (pinned(a, only[0]) if only else quotable(a))]
     second = [(q, threadable(q, titles[1])) for q in (pinned(b, only[1]) if only else quotable(b))]
@@ -342,10 +340,9 @@ def _best_passages(quotable: Propositions, a: str, b: str, titles: tuple[list[fr
     return (qa.quote(shared), qa.ref), (qb.quote(shared), qb.ref), strength, shared
 
 
-def _one_subject(context: WalkContext, a: str, b: str, thread: frozenset[str], same_folder: bool) -> bool:
-    """Notes close in meaning once their thread is left out, in one top-level folder (the vault owner's own
-    domains) unless they are very close: two views of one subject, not two domains."""
-    closeness = context.index.note_closeness(a, b, thread)
+def _one_subject(closeness: float, same_folder: bool) -> bool:
+    """Notes close in meaning once their thread is left out (``closeness``, the evidence's topic), in one
+    top-level folder (the vault owner's own domains) unless they are very close: two views of one subject."""
     return closeness >= (SAME_CONCEPT if same_folder else OTHER_FOLDER_CONCEPT)
 
 
