@@ -170,7 +170,7 @@ def dangling_settings(vault: Path) -> None:
 
 
 def walk_once(vault: Path) -> Path:
-    subprocess.run([WALKER, "walk", str(vault), "--now", NOW, "--seed-note", "Retries and Backoff"],
+    subprocess.run([WALKER, "walk", str(vault), "--now", NOW, "--seed-note", "Autoscaler Oscillation"],
                    capture_output=True, check=True)
     return sorted((vault / "walks" / "active").glob("hyp-*.md"))[0]
 
