@@ -137,7 +137,7 @@ def choose_seed(candidates: dict[str, list[Seed]], walk_number: int, used: Colle
 
 def _open_signals(note: ParsedNote) -> list[str]:
     signals = []
-    questions = [h.text for h in note.headings if h.text.rstrip().endswith("?")]
+    questions = [h.text for h in note.headings if h.text.rstrip().endswith(("?", "？"))]
     if questions:
         signals.append(f"asks {questions[0]!r}")
     if any(t.lower() == "question" for t in note.tags):

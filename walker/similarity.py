@@ -26,13 +26,13 @@ from walker.corpus.load import note_paragraphs
 from walker.corpus.model import Corpus
 from walker.corpus.text import Paragraph, read_paragraphs, sentences, strip_tags
 from walker.safefile import MB, read_bytes, write_atomic
-from walker.vocabulary import INDEX_VERSION, TOKEN_PATTERN, cache_name, save_vocabulary
+from walker.vocabulary import INDEX_VERSION, cache_name, save_vocabulary
 from walker.weights import Pieces
+from walker.words import has_cjk, is_everyday, is_short, words
 
 TITLE_WEIGHT = 3
 CONCEPT_AXES = 100
 MAX_PROSE = 10  # sentences counted per note (TextIndex.prose): past this, a note has plenty to say
-EVERYDAY_ZIPF = 5.0  # wordfreq's scale: 5 is once in 10,000 words of English ("middle", "public", "report")
 # Everyday words that are rare in a small vault only by chance: never a thread between two notes.
 PLAIN_WORDS = frozenset(
     """able add added adds again ago almost along already also always another answer anything anyway
@@ -372,7 +372,9 @@ def build_index(corpus: Corpus) -> TextIndex:
         sections = sparse.csr_matrix((len(section_keys), 0), dtype=np.float32)
         terms, idf = np.array([], dtype=object), np.array([], dtype=np.float32)
     document_frequency = np.bincount(notes.indices, minlength=len(terms))
-    plain = np.array([term in PLAIN_WORDS or len(term) < 4 for term in terms], dtype=bool)
+    # Chinese has no list like PLAIN_WORDS: its everyday words are its plain ones.
+    plain = np.array([term in PLAIN_WORDS or is_short(term) or (has_cjk(term) and is_everyday(term)) for term in terms],
+                     dtype=bool)
     rare = (document_frequency <= max(3, round(len(paths) ** 0.5))) & ~plain
     copied = _copied(paragraphs)
     return TextIndex(
@@ -420,11 +422,9 @@ def _unit(vector: np.ndarray) -> np.ndarray:
     return vector / norm if norm else vector
 
 
-def _everyday(words: Iterable[str]) -> frozenset[str]:
-    """The words among these that everyday English uses more than once in 10,000 words."""
-    from wordfreq import zipf_frequency
-
-    return frozenset(w for w in words if zipf_frequency(w, "en") >= EVERYDAY_ZIPF)
+def _everyday(terms: Iterable[str]) -> frozenset[str]:
+    """The words among these that everyday language uses more than once in 10,000 words."""
+    return frozenset(filter(is_everyday, terms))
 
 
 def _concepts(notes: sparse.csr_matrix) -> np.ndarray:
@@ -459,5 +459,5 @@ def _vectorizer(**options: object) -> Any:
         TfidfVectorizer,  # only when fitting or placing new text
     )
 
-    return TfidfVectorizer(token_pattern=TOKEN_PATTERN, stop_words="english", sublinear_tf=True, dtype=np.float32,
+    return TfidfVectorizer(tokenizer=words, token_pattern=None, lowercase=False, stop_words="english", sublinear_tf=True, dtype=np.float32,
                            **options)

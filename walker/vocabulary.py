@@ -11,14 +11,13 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import re
 from pathlib import Path
 
 from walker.config import cache_folder
 from walker.safefile import MB, read_text, write_atomic
+from walker.words import words
 
-INDEX_VERSION = 14  # 14: JSON and NumPy arrays; the pickles of 13 and before are never read
-TOKEN_PATTERN = r"(?u)\b[^\W\d_][^\W\d_'-]{2,}\b"  # words of three letters or more, no numbers
+INDEX_VERSION = 15  # 15: words of Chinese and Japanese; 14: JSON and NumPy arrays (the pickles of 13 and before are never read)
 VOCABULARY_LIMIT = 64 * MB
 
 def cache_name(vault: Path | str, kind: str, suffix: str) -> Path | None:
@@ -60,7 +59,7 @@ def save_vocabulary(vault: Path | str, vocabulary: dict[str, float]) -> None:
 def weigh(text: str, vocabulary: dict[str, float]) -> dict[str, float]:
     """``text`` as an L2-normalised TF-IDF vector over ``vocabulary``, the way the index weighs notes."""
     counts: dict[str, int] = {}
-    for word in re.findall(TOKEN_PATTERN, text.lower()):
+    for word in words(text):
         if word in vocabulary:
             counts[word] = counts.get(word, 0) + 1
     weights = {w: (1 + math.log(n)) * vocabulary[w] for w, n in counts.items()}

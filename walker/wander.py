@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 import random
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import PurePosixPath
@@ -32,6 +31,7 @@ from walker.errors import WalkerError
 from walker.graph import Adjacency, shortest_distances
 from walker.similarity import TextIndex
 from walker.walk.sensitive import sensitive_inference
+from walker.words import tokens
 
 NEAR_DUPLICATE = 0.6
 CLOSE = 0.1  # an unlinked note this similar to the seed is close in words: a near item
@@ -159,8 +159,8 @@ def central_sentence(index: TextIndex, path: str, paragraphs: list[Paragraph]) -
         if paragraph.is_task:
             continue
         for sentence in sentences(paragraph.text):
-            words = re.findall(r"[^\W\d_]+", sentence.lower())
-            if not 8 <= len(words) <= 45 or sentence.endswith("?") or not is_proposition(sentence, title):
+            words = tokens(sentence)
+            if not 8 <= len(words) <= 45 or sentence.endswith(("?", "？")) or not is_proposition(sentence, title):
                 continue
             if sensitive_inference(sentence):  # what a note says of a person's health or faith seeds nothing
                 continue

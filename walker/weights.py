@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from walker.vocabulary import TOKEN_PATTERN
+from walker.words import words
 
 
 class Pieces:
@@ -29,7 +29,8 @@ class Pieces:
     def weigh(self, note_count: int, section_count: int, max_df: float) -> tuple[Any, Any, np.ndarray, np.ndarray]:
         from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 
-        counter = CountVectorizer(token_pattern=TOKEN_PATTERN, stop_words="english", dtype=np.float32)
+        counter = CountVectorizer(tokenizer=words, token_pattern=None, lowercase=False, stop_words="english",
+                                  dtype=np.float32)
         counts = counter.fit_transform(self.texts).tocsr()
         note_counts = (self._sum(self.notes, note_count) @ counts).tocsr()
         section_counts = (self._sum(self.sections, section_count) @ counts).tocsr()

@@ -16,6 +16,7 @@ from walker.config import MAX_NOTE_MB
 from walker.corpus.files import read_note
 from walker.corpus.model import ParsedNote
 from walker.corpus.parse import ALL_DIGITS_RE, TAG_RE, decode
+from walker.words import HAN, has_cjk, word_count
 
 _FENCE = re.compile(r"^\s*(?:>\s*)*(?:[-*+]\s+)?(`{3,}|~{3,})")  # also inside quotes and list items
 _MATH_FENCE = re.compile(r"^\s*\$\$")
@@ -30,7 +31,10 @@ _BLOCK_ID = re.compile(r"\s\^([A-Za-z0-9-]+)\s*$")
 _LINE_PREFIX = re.compile(r"^\s*(?:>\s*)*(?:\[![^\]]*][+-]?\s*)?(?:[-*+]\s+(?:\[.\]\s+)?|\d+[.)]\s+)?")
 _CODE_SPAN = re.compile(r"(`[^`]+`)")  # one backtick each side: a pattern with runs of them backtracks quadratically
 _EMPHASIS = re.compile(r"(\*\*|__|==|~~|\*|`)")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])")
+# A sentence ends at . ! ? before a capital; in Chinese and Japanese at 。！？； (after any closing quote), with
+# or without a space, and at a plain ! or ? that Chinese follows.
+_SENTENCE_END = re.compile(rf"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|(?<=[。！？；])(?![”’」』）)])\s*|"
+                           rf"(?<=[。！？；][”’」』）)])\s*|(?<=[!?])\s*(?=[{HAN}])")
 _TAG = re.compile(r"(?:(?<=\s)|^)#([^\s#]+)")
 
 
@@ -161,9 +165,10 @@ def _drop_tags(text: str) -> str:
     return re.sub(r"(?:(?<=\s)|^)" + TAG_RE.pattern, drop, text)
 
 
-_COMPLETE = re.compile(r"[.!?…][\"'”’)*_]*$")  # a sentence that ends as a sentence does
+_COMPLETE = re.compile(r"[.!?…。！？；][\"'”’)*_」』）]*$")  # a sentence that ends as a sentence does
 _GAP = re.compile(r"\s[,.](?:\s|$)")
 _TWO_LETTERS = re.compile(r"[^\W\d_]{2}")  # a word, not a number or a symbol
+_LETTER = re.compile(r"[^\W\d_]")
 _DIGIT = re.compile(r"\d")
 _SYMBOL = re.compile(r"[{}\[\]<>=|\\#]")
 LIST_LIKE = 8  # digits, commas, colons and code symbols (``_listiness``) that make a line a list, not a claim
@@ -176,8 +181,10 @@ _SHELL = re.compile(r"^(?:\$|>>>|#!|sudo |pip |npm |git |cd )")
 _ABOUT_ITSELF = re.compile(
     r"\b(?:this|these|the following|the next|the previous) (?:page|file|note|section|document|examples?|steps?|"
     r"guide|tutorial|chapter|article|post|demo|tests?|scenarios?|table|list)\b|"
-    r"\b(?:see|shown|listed|described|explained) (?:below|above)\b")
-_ABOUT_ITSELF_WORDS = ("this ", "these ", "the following ", "the next ", "the previous ", " below", " above")
+    r"\b(?:see|shown|listed|described|explained) (?:below|above)\b|"
+    r"本文|本篇|本页|本节|本章|如下|下文|上文|下面(?:是|介绍|列出)|以下(?:是|为)|参见|详见|见下")
+_ABOUT_ITSELF_WORDS = ("this ", "these ", "the following ", "the next ", "the previous ", " below", " above", "本",
+                       "如下", "下文", "上文", "下面", "以下", "参见", "详见", "见下")
 _OPENS_ABOUT_ITSELF = re.compile(
     r"(?:here (?:is|are)|for (?:experimenting|testing|trying|checking|demonstrating|exploring|reproducing)|see)\b")
 
@@ -202,6 +209,8 @@ def is_proposition(sentence: str, title: str = "") -> bool:
         return False
     if title and lowered.rstrip(".!").strip() == title.strip().lower():
         return False
+    if has_cjk(text):  # no spaces: at least ten characters, mostly letters rather than digits and symbols
+        return word_count(text) >= 5 and len(_LETTER.findall(text)) >= 0.7 * len(text.replace(" ", ""))
     words = text.split()
     return len(words) >= 4 and sum(1 for w in words if _TWO_LETTERS.search(w)) >= 0.7 * len(words)
 
@@ -215,7 +224,9 @@ def _about_itself(lowered: str) -> bool:
 
 def _listiness(sentence: str) -> int:
     """Digits, commas, colons and code symbols: high for lists, table rows and syntax; low for prose."""
-    return len(_DIGIT.findall(sentence)) + sentence.count(",") + 2 * sentence.count(":") + 2 * len(_SYMBOL.findall(sentence))
+    commas = sentence.count(",") + sentence.count("、")  # "，" is Chinese prose's clause mark, not a list's
+    colons = sentence.count(":") + sentence.count("：")
+    return len(_DIGIT.findall(sentence)) + commas + 2 * colons + 2 * len(_SYMBOL.findall(sentence))
 
 
 def sentences(text: str) -> list[str]:

@@ -18,11 +18,12 @@ from walker.corpus.model import Corpus
 from walker.passages import ref_text
 from walker.pool.records import CONFIDENCES, IMPACTS
 from walker.refs import note_of
-from walker.similarity import TOKEN_PATTERN, TextIndex, stem
+from walker.similarity import TextIndex, stem
 from walker.walk.candidate import Candidate, End
 from walker.walk.facts import QUOTED, absent_facts, normal
 from walker.walk.sense import SAME_TOPIC_SIMILARITY, shared_words, thread
 from walker.walk.sensitive import sensitive_inference
+from walker.words import words
 
 RESTATE_SIMILARITY = 0.7
 OTHER_NOTE_SIMILARITY = 0.3  # a bridge that quotes a second note is this close to it
@@ -168,7 +169,7 @@ def restates_existing(c: Candidate, ctx: CriticContext) -> str | None:
 
 
 def _content_stems(text: str) -> set[str]:
-    return {stem(w) for w in re.findall(TOKEN_PATTERN, text.lower()) if w not in ENGLISH_STOP_WORDS}
+    return {stem(w) for w in words(text) if w not in ENGLISH_STOP_WORDS}
 
 
 
@@ -297,7 +298,7 @@ def repeated_text(c: Candidate, ctx: CriticContext) -> str | None:
     if ends is None or not ends[0].passage or not ends[1].passage:
         return None
     quotes = [ends[0].passage, ends[1].passage]
-    a, b = (set(re.findall(TOKEN_PATTERN, q.lower())) for q in quotes)
+    a, b = (set(words(q)) for q in quotes)
     if len(a) < 4 or len(b) < 4:
         return None
     overlap = len(a & b) / len(a | b)

@@ -9,7 +9,8 @@ import re
 import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex, stem
+from walker.similarity import PLAIN_WORDS, TextIndex, stem
+from walker.words import words
 
 QUOTED = re.compile(r"[“\"]([^”\"]{3,})[”\"]")
 
@@ -85,10 +86,10 @@ def _specific_words(text: str, haystack: str, index: TextIndex) -> list[str]:
     neither ordinary English nor common in this vault, in no form the passages use."""
     from wordfreq import zipf_frequency  # 0.25 s to load: when a claim is first judged, not on import
 
-    present = {stem(w) for w in re.findall(TOKEN_PATTERN, haystack)}
+    present = {stem(w) for w in words(haystack)}
     common_idf = np.log(1 / ORDINARY_IN_VAULT) + 1  # smoothed idf of a word in that share of notes
     found = []
-    for word in dict.fromkeys(re.findall(TOKEN_PATTERN, text.lower())):
+    for word in dict.fromkeys(words(text)):
         if word in ENGLISH_STOP_WORDS or word in PLAIN_WORDS or _derived(word, present):
             continue
         if zipf_frequency(word, "en") >= ORDINARY_ZIPF or 0 < index.weight(word) <= common_idf:

@@ -22,8 +22,9 @@ import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex, stem
+from walker.similarity import PLAIN_WORDS, TextIndex, stem
 from walker.walk.sense import GLUE, Thread, surface_forms
+from walker.words import phrase, tokens, words
 
 SAME_CONCEPT = 0.5  # notes this close in meaning, their thread left out, share a subject: not an analogy...
 OTHER_FOLDER_CONCEPT = 0.75  # ...and this close when they sit in different top-level folders
@@ -83,7 +84,7 @@ def disconfirmed(kind: str, pair: Pair) -> bool:
 
 
 def is_question(text: str) -> bool:
-    return text.rstrip().rstrip("*_)”\"'").endswith("?")
+    return text.rstrip().rstrip("*_)”\"'」』）").endswith(("?", "？"))
 
 
 def opposed(a: str, b: str, terms: tuple[str, ...]) -> bool:
@@ -104,29 +105,27 @@ def _advises_against(text: str, terms: tuple[str, ...]) -> bool:
 
 
 def _stems(text: str) -> set[str]:
-    return {stem(w) for w in re.findall(TOKEN_PATTERN, text.lower()) if w not in PLAIN_WORDS and w not in GLUE}
+    return {stem(w) for w in words(text) if w not in PLAIN_WORDS and w not in GLUE}
 
 
 def key_phrases(text: str, index: TextIndex, limit: int = 2) -> list[str]:
     """What a passage is about, in its own words: its rarest runs of one or two content words."""
     vocabulary = index.vocabulary()
-    words = re.findall(r"[^\W\d_][\w'-]*", text)
+    found = tokens(text)
     scored: dict[str, float] = {}
-    for at, word in enumerate(words):
-        low = word.lower()
-        if low not in vocabulary or low in PLAIN_WORDS:
+    for at, word in enumerate(found):
+        if word not in vocabulary or word in PLAIN_WORDS:
             continue
-        scored.setdefault(low, index.weight(low))
-        if at + 1 < len(words) and words[at + 1].lower() in vocabulary and words[at + 1].lower() not in PLAIN_WORDS:
-            phrase = f"{low} {words[at + 1].lower()}"
-            scored.setdefault(phrase, index.weight(low) + index.weight(words[at + 1].lower()))
+        scored.setdefault(word, index.weight(word))
+        if at + 1 < len(found) and found[at + 1] in vocabulary and found[at + 1] not in PLAIN_WORDS:
+            scored.setdefault(f"{word} {found[at + 1]}", index.weight(word) + index.weight(found[at + 1]))
     chosen: list[str] = []
-    for phrase, _ in sorted(scored.items(), key=lambda kv: (-kv[1], kv[0])):
-        if not any(set(phrase.split()) & set(c.split()) for c in chosen):
-            chosen.append(phrase)
+    for run, _ in sorted(scored.items(), key=lambda kv: (-kv[1], kv[0])):
+        if not any(set(run.split()) & set(c.split()) for c in chosen):
+            chosen.append(run)
         if len(chosen) == limit:
             break
-    return chosen
+    return [phrase(c.split()) for c in chosen]
 
 
 @dataclass(frozen=True)

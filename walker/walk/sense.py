@@ -13,10 +13,10 @@ both read a bridge the same way.
 from __future__ import annotations
 
 import itertools
-import re
 from typing import NamedTuple
 
-from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, TextIndex, stem
+from walker.similarity import PLAIN_WORDS, TextIndex, stem
+from walker.words import phrase, tokens, words
 
 SAME_SENSE_CLOSENESS = 0.5  # passages this close in meaning, their shared word left out, are about one thing
 COHESION = 0.4  # a thread's words the vault uses together at least this much (word_closeness) are one concept
@@ -37,7 +37,7 @@ class Thread(NamedTuple):
 def content_words(text: str, index: TextIndex) -> list[str]:
     """The stems of a passage's words a thread could run through: known to the vault, not everyday."""
     vocabulary = index.vocabulary()
-    return [stem(w) for w in re.findall(TOKEN_PATTERN, text.lower()) if w in vocabulary and w not in PLAIN_WORDS]
+    return [stem(w) for w in words(text) if w in vocabulary and w not in PLAIN_WORDS]
 
 
 def shared_words(a: str, b: str, index: TextIndex) -> list[str]:
@@ -68,7 +68,7 @@ def terms(a: str, b: str, shared: list[str]) -> tuple[str, ...]:
 
 
 def _neighbours(text: str) -> set[tuple[str, str]]:
-    words = [stem(w) for w in re.findall(r"[^\W\d_]+", text.lower())]
+    words = [stem(w) for w in tokens(text)]
     return set(zip(words, words[1:]))
 
 
@@ -78,7 +78,7 @@ def same_phrase(a: str, b: str, word: str) -> bool:
 
 
 def _phrases(text: str, word: str) -> set[tuple[int, str]]:
-    words = [stem(w) for w in re.findall(r"[^\W\d_]+", text.lower())]
+    words = [stem(w) for w in tokens(text)]
     found = set()
     for at, current in enumerate(words):
         if current != word:
@@ -103,7 +103,7 @@ def cohesive(terms: tuple[str, ...], index: TextIndex) -> bool:
 def everyday_terms(a: str, b: str, terms: tuple[str, ...], index: TextIndex) -> frozenset[str]:
     """The terms both passages write only with words everyday English uses ("middle", "public release")."""
     def everyday(text: str, term: str) -> bool:
-        return all(word in index.everyday for word in surface_forms(text, [term])[0].split())
+        return all(word in index.everyday for word in surface_forms(text, term.split()))
 
     return frozenset(t for t in terms if everyday(a, t) and everyday(b, t))
 
@@ -111,6 +111,6 @@ def everyday_terms(a: str, b: str, terms: tuple[str, ...], index: TextIndex) -> 
 def surface_forms(text: str, stems: tuple[str, ...] | list[str]) -> list[str]:
     """How a passage writes each term ("branches" for "branch"), for quoting back to a reader."""
     forms: dict[str, str] = {}
-    for word in re.findall(TOKEN_PATTERN, text):
-        forms.setdefault(stem(word.lower()), word.lower())
-    return [" ".join(forms.get(s, s) for s in term.split()) for term in stems]
+    for word in words(text):
+        forms.setdefault(stem(word), word)
+    return [phrase([forms.get(s, s) for s in term.split()]) for term in stems]

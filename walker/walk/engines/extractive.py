@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from walker.corpus.text import is_proposition, sentences
 from walker.refs import Ref
-from walker.similarity import PLAIN_WORDS, TOKEN_PATTERN, stem
+from walker.similarity import PLAIN_WORDS, stem
 from walker.walk.candidate import Candidate, End
 from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
@@ -48,6 +48,7 @@ from walker.wander import (
     section_ref,
     shared_neighbour,
 )
+from walker.words import word_count, words
 
 ROAM_SIZE = 10
 MAX_KEPT = 3
@@ -255,7 +256,7 @@ class Propositions:
             self._named = {}
             for path, note in self._context.corpus.notes.items():
                 for name in (note.title, *note.aliases):
-                    key = tuple(stem(w) for w in re.findall(TOKEN_PATTERN, name.lower()))
+                    key = tuple(stem(w) for w in words(name))
                     if key:
                         self._named.setdefault(key, []).append(path)
         return any(set(self._named.get(tuple(term.split()), ())) - ends for term in terms)
@@ -284,7 +285,7 @@ class Propositions:
             if paragraph.is_task:
                 continue
             whole = [self.sentence(path, text) for text in sentences(paragraph.text)
-                     if is_proposition(text, note.title) and 6 <= len(text.split()) <= 60
+                     if is_proposition(text, note.title) and 6 <= word_count(text) <= 60
                      # a bridge would carry what the note says of a person's health, faith, origin…
                      and not sensitive_inference(text)]
             whole = whole[: MAX_PROPOSITIONS - read]
@@ -301,7 +302,7 @@ class Propositions:
         index = self._context.index
         rare, top = index.rare_words(), float(index.idf.max()) if len(index.idf) else 1.0
         weights: dict[str, float] = {}
-        for token in re.findall(TOKEN_PATTERN, text.lower()):
+        for token in words(text):
             if token in rare and token not in PLAIN_WORDS:
                 key = stem(token)
                 weight = index.weight(token) / top * self._genres.specificity(path, self._lexicon.column[token])
@@ -355,13 +356,13 @@ def _domains(context: WalkContext, a: str, b: str) -> str:
 
 
 def _stems(text: str) -> frozenset[str]:
-    return frozenset(stem(w) for w in re.findall(TOKEN_PATTERN, text.lower()))
+    return frozenset(stem(w) for w in words(text))
 
 
 def _copies(context: WalkContext, a: str, b: str) -> bool:
     """Two notes that are mostly the same paragraphs: stubs made from one template, or one text pasted twice."""
     def texts(path: str) -> set[str]:
-        return {" ".join(p.text.lower().split()) for p in context.index.paragraphs.get(path, []) if len(p.text.split()) >= 4}
+        return {" ".join(p.text.lower().split()) for p in context.index.paragraphs.get(path, []) if word_count(p.text) >= 4}
 
     first, second = texts(a), texts(b)
     return bool(first and second) and len(first & second) >= COPIED * min(len(first), len(second))

@@ -1,0 +1,125 @@
+"""A text's words, whatever script it is written in: the one tokenizer that the index, threads, the critic,
+the turn classifier and surfacing share.
+
+- Alphabetic scripts (Latin, Cyrillic, Greek, Korean…): words of three letters or more, no digits, as before.
+- Chinese: a run of Han characters is segmented by jieba's own dictionary, shipped inside the package (it is
+  read once per process, only when a text holds Chinese, and never cached to disk), and its words of two
+  characters or more are kept. A single character is mostly grammar (的, 了, 是), as a two-letter English word is.
+- Japanese: a run that holds kana is read as overlapping character pairs (bigrams), which match the way words
+  do without a dictionary. Pairs of hiragana alone are grammar (ので, ます) and are left out.
+
+"Everyday" words are the ones a language uses more than once in 10,000 words (wordfreq's Zipf 5), the same line
+in every language: a thread of everyday words is no thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from functools import lru_cache
+from typing import Any
+
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+KANA = "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"
+_NOT_CJK = f"{HAN}{KANA}"
+# Word characters outside Han and kana, so that "用Redis做缓存" gives "redis" as well as its Chinese words.
+_LETTERS = rf"[^\W\d_{_NOT_CJK}]"
+_WORD_CHAR = rf"[^\W{_NOT_CJK}]"
+TOKEN_PATTERN = rf"(?<!{_WORD_CHAR}){_LETTERS}{{3,}}(?!{_WORD_CHAR})"  # three letters or more, no digits
+_TOKEN = re.compile(rf"{TOKEN_PATTERN}|(?P<cjk>[{HAN}{KANA}]+)")
+_ANY_LENGTH = re.compile(rf"{_LETTERS}+|(?P<cjk>[{HAN}{KANA}]+)")
+_CJK = re.compile(f"[{HAN}{KANA}]")
+_KANA = re.compile(f"[{KANA}]")
+_HIRAGANA_PAIR = re.compile("[\u3040-\u309f]{2}")
+EVERYDAY_ZIPF = 5.0  # wordfreq's scale: 5 is once in 10,000 words ("middle", "public", "report"; 今天, 问题)
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text`` that can mean something, lower-cased, in the order they are written."""
+    lowered = text.lower()
+    if not _CJK.search(lowered):
+        return re.findall(TOKEN_PATTERN, lowered)  # most texts: one pass of one pattern, as before
+    return _split(lowered, _TOKEN, 2)
+
+
+def tokens(text: str) -> list[str]:
+    """Every word of ``text``, short ones and grammar too, lower-cased: what stands next to what."""
+    return _split(text.lower(), _ANY_LENGTH, 1)
+
+
+def phrase(parts: list[str] | tuple[str, ...]) -> str:
+    """Words written as a phrase: with spaces between words of alphabetic scripts, none between Chinese ones."""
+    out = ""
+    for part in parts:
+        out += part if out and _CJK.match(part) and _CJK.match(out[-1]) else f" {part}" if out else part
+    return out
+
+
+def _split(lowered: str, pattern: re.Pattern[str], shortest: int) -> list[str]:
+    out: list[str] = []
+    for match in pattern.finditer(lowered):
+        run = match.group("cjk")
+        if run is None:
+            out.append(match.group(0))
+        elif _KANA.search(run):
+            out.extend(pair for pair in map("".join, zip(run, run[1:])) if not _HIRAGANA_PAIR.fullmatch(pair))
+        else:
+            out.extend(w for w in _segmenter().cut(run) if len(w) >= shortest)
+    return out
+
+
+def has_cjk(text: str) -> bool:
+    return bool(_CJK.search(text))
+
+
+def word_count(text: str) -> float:
+    """How long a text is, in words: a space-separated word counts one, and so does every two characters of
+    Chinese or Japanese, written without spaces (a word of Chinese is about two characters)."""
+    if not _CJK.search(text):
+        return len(text.split())
+    cjk = len(_CJK.findall(text))
+    return cjk / 2 + len(_CJK.sub(" ", text).split())
+
+
+def is_short(word: str) -> bool:
+    """Too short to carry a thread: under four letters, or a single character of Chinese or Japanese."""
+    return len(word) < 2 if _CJK.match(word) else len(word) < 4
+
+
+def is_everyday(word: str) -> bool:
+    """Whether everyday language uses this word more than once in 10,000 words, in its own language."""
+    if _CJK.match(word):
+        language = "ja" if _KANA.search(word) else "zh"
+        return _zipf(word, language) >= EVERYDAY_ZIPF
+    from wordfreq import zipf_frequency  # 0.25 s to load: when first asked, not on import
+
+    return zipf_frequency(word, "en") >= EVERYDAY_ZIPF
+
+
+def _zipf(word: str, language: str) -> float:
+    """wordfreq's Zipf value read from its list directly: its own lookup would segment the word again, with a
+    second dictionary that it caches in the temporary folder."""
+    frequency = _frequencies(language).get(word, 0.0)
+    return math.log10(frequency * 1e9) if frequency > 0 else 0.0
+
+
+@lru_cache(maxsize=2)
+def _frequencies(language: str) -> dict[str, float]:
+    from wordfreq import get_frequency_dict
+
+    return get_frequency_dict(language)
+
+
+@lru_cache(maxsize=1)
+def _segmenter() -> Any:
+    """jieba's tokenizer over its own dictionary, built in memory (half a second). jieba's usual start writes a
+    cache file into the temporary folder and reads it back with marshal: neither happens here."""
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    tokenizer = jieba.Tokenizer()
+    with tokenizer.get_dict_file() as dictionary:
+        tokenizer.FREQ, tokenizer.total = tokenizer.gen_pfdict(dictionary)
+    tokenizer.initialized = True
+    return tokenizer
