@@ -28,7 +28,7 @@ from walker.corpus.text import Paragraph, read_paragraphs, sentences, strip_tags
 from walker.safefile import MB, read_bytes, write_atomic
 from walker.vocabulary import INDEX_VERSION, cache_name, save_vocabulary
 from walker.weights import Pieces
-from walker.words import has_cjk, is_everyday, is_short, words
+from walker.words import has_cjk, is_everyday, is_grammar, is_short, words
 
 TITLE_WEIGHT = 3
 CONCEPT_AXES = 100
@@ -372,8 +372,7 @@ def build_index(corpus: Corpus) -> TextIndex:
         sections = sparse.csr_matrix((len(section_keys), 0), dtype=np.float32)
         terms, idf = np.array([], dtype=object), np.array([], dtype=np.float32)
     document_frequency = np.bincount(notes.indices, minlength=len(terms))
-    # Chinese has no list like PLAIN_WORDS: its everyday words are its plain ones.
-    plain = np.array([term in PLAIN_WORDS or is_short(term) or (has_cjk(term) and is_everyday(term)) for term in terms],
+    plain = np.array([term in PLAIN_WORDS or is_short(term) or (has_cjk(term) and is_grammar(term)) for term in terms],
                      dtype=bool)
     rare = (document_frequency <= max(3, round(len(paths) ** 0.5))) & ~plain
     copied = _copied(paragraphs)

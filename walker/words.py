@@ -14,6 +14,7 @@ in every language: a thread of everyday words is no thread.
 
 from __future__ import annotations
 
+import io
 import logging
 import math
 import re
@@ -90,18 +91,43 @@ def is_short(word: str) -> bool:
 def is_everyday(word: str) -> bool:
     """Whether everyday language uses this word more than once in 10,000 words, in its own language."""
     if _CJK.match(word):
-        language = "ja" if _KANA.search(word) else "zh"
-        return _zipf(word, language) >= EVERYDAY_ZIPF
+        return _zipf(word, "ja" if _KANA.search(word) else "zh") >= EVERYDAY_ZIPF
     from wordfreq import zipf_frequency  # 0.25 s to load: when first asked, not on import
 
     return zipf_frequency(word, "en") >= EVERYDAY_ZIPF
 
 
+def is_everyday_phrase(parts: list[str]) -> bool:
+    """Whether a run of Chinese or Japanese words is everyday as a whole, as wordfreq reckons a phrase written
+    without spaces: the rarer part dominates (1/f = 1/f1 + 1/f2 …), and each break between parts is ten times
+    rarer still. 处理 and 能力 are everyday words; 处理能力 (processing capacity) is not."""
+    language = "ja" if any(_KANA.search(p) for p in parts) else "zh"
+    frequencies = [_frequency(p, language) for p in parts]
+    if not all(frequencies):
+        return False
+    combined = 1 / sum(1 / f for f in frequencies) / 10 ** (len(parts) - 1)
+    return math.log10(combined * 1e9) >= EVERYDAY_ZIPF
+
+
+def is_grammar(word: str) -> bool:
+    """A Chinese word that jieba's dictionary tags as grammar rather than content: a pronoun, adverb, conjunction,
+    preposition, particle, numeral, measure word, word of time or place, modal or interjection (这个, 已经, 因为,
+    以后). It is to Chinese what "this", "already" and "because" are to English: never a thread."""
+    return _segmenter().tags.get(word, "") in _GRAMMAR
+
+
+_GRAMMAR = frozenset("r rr rz ry d c p u uj ul m mq q t tg f y e o ad".split())
+
+
 def _zipf(word: str, language: str) -> float:
     """wordfreq's Zipf value read from its list directly: its own lookup would segment the word again, with a
     second dictionary that it caches in the temporary folder."""
-    frequency = _frequencies(language).get(word, 0.0)
+    frequency = _frequency(word, language)
     return math.log10(frequency * 1e9) if frequency > 0 else 0.0
+
+
+def _frequency(word: str, language: str) -> float:
+    return _frequencies(language).get(word, 0.0)
 
 
 @lru_cache(maxsize=2)
@@ -120,6 +146,12 @@ def _segmenter() -> Any:
     jieba.setLogLevel(logging.WARNING)
     tokenizer = jieba.Tokenizer()
     with tokenizer.get_dict_file() as dictionary:
-        tokenizer.FREQ, tokenizer.total = tokenizer.gen_pfdict(dictionary)
+        lines = dictionary.read()
+    tokenizer.FREQ, tokenizer.total = tokenizer.gen_pfdict(io.BytesIO(lines))
     tokenizer.initialized = True
+    tokenizer.tags = {}  # each grammar word's part of speech, the dictionary's third column
+    for line in lines.decode("utf-8").splitlines():
+        word, _, tag = line.rpartition(" ")
+        if tag in _GRAMMAR:
+            tokenizer.tags[word.rpartition(" ")[0]] = tag
     return tokenizer

@@ -165,6 +165,7 @@ def _drop_tags(text: str) -> str:
     return re.sub(r"(?:(?<=\s)|^)" + TAG_RE.pattern, drop, text)
 
 
+_WIDE_ENDS = ("。", "！", "？", "；", "”", "」", "』", "）")
 _COMPLETE = re.compile(r"[.!?…。！？；][\"'”’)*_」』）]*$")  # a sentence that ends as a sentence does
 _GAP = re.compile(r"\s[,.](?:\s|$)")
 _TWO_LETTERS = re.compile(r"[^\W\d_]{2}")  # a word, not a number or a symbol
@@ -231,6 +232,12 @@ def _listiness(sentence: str) -> int:
 
 def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
+def join_sentences(parts: list[str] | tuple[str, ...]) -> str:
+    """Sentences written one after another, as ``sentences`` took them apart: a space after a sentence of an
+    alphabetic script, none after 。！？； (Chinese and Japanese write none)."""
+    return "".join(part if not at or parts[at - 1].endswith(_WIDE_ENDS) else f" {part}" for at, part in enumerate(parts))
 
 
 def strip_tags(text: str) -> str:

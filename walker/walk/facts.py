@@ -43,9 +43,12 @@ def absent_facts(claim: str, haystack: str, titles: set[str], index: TextIndex) 
     return None
 
 
+_WIDE_SPACE = re.compile(r"(?<=[。！？；，：、])\s+")  # Chinese writes no space after its punctuation
+
+
 def normal(text: str) -> str:
     """Lower case, quotes and emphasis marks removed, spaces collapsed: for finding a phrase in a passage."""
-    return " ".join(re.sub(r"[“”\"'‘’`*_]", "", text).lower().split())
+    return " ".join(_WIDE_SPACE.sub("", re.sub(r"[“”\"'‘’`*_]", "", text)).lower().split())
 
 
 _PROTOCOL_TERMS = re.compile(r"\bauto-?walk\b|\bauto-?dream\b|\bcritic gate\b|\bhypothesis pool\b|\bwalker\b",

@@ -15,7 +15,7 @@ import re
 from itertools import combinations
 from typing import NamedTuple
 
-from walker.corpus.text import is_proposition, sentences
+from walker.corpus.text import is_proposition, join_sentences, sentences
 from walker.refs import Ref
 from walker.similarity import PLAIN_WORDS, stem
 from walker.walk.candidate import Candidate, End
@@ -210,7 +210,7 @@ class Quotable(NamedTuple):
 
     @property
     def text(self) -> str:
-        return " ".join(s.text for s in self.sentences)
+        return join_sentences([s.text for s in self.sentences])
 
     def quote(self, thread: set[str]) -> str:
         """The shortest run of sentences (at most MAX_QUOTED) that holds the most of the thread's words."""
@@ -219,7 +219,7 @@ class Quotable(NamedTuple):
             for end in range(start + 1, min(start + MAX_QUOTED, len(self.sentences)) + 1):
                 run = self.sentences[start:end]
                 held = len(thread & set().union(*(s.rare.keys() for s in run)))
-                key = (-held, end - start, " ".join(s.text for s in run))
+                key = (-held, end - start, join_sentences([s.text for s in run]))
                 if best is None or key[:2] < best[:2]:
                     best = key
         return best[2] if best else ""
