@@ -66,8 +66,27 @@ def _split(lowered: str, pattern: re.Pattern[str], shortest: int) -> list[str]:
         elif _KANA.search(run):
             out.extend(pair for pair in map("".join, zip(run, run[1:])) if not _HIRAGANA_PAIR.fullmatch(pair))
         else:
-            out.extend(w for w in _segmenter().cut(run) if len(w) >= shortest)
+            out.extend(w for w in _segment(run) if len(w) >= shortest)
     return out
+
+
+def _segment(run: str) -> list[str]:
+    """A run of Han characters as words, as written. Traditional characters are segmented in their simplified
+    form, which jieba's dictionary knows, and given back as written: the mapping is one character for one."""
+    simple = _simplified(run)
+    if simple == run:
+        return list(_segmenter().cut(run))
+    out, at = [], 0
+    for word in _segmenter().cut(simple):
+        out.append(run[at : at + len(word)])
+        at += len(word)
+    return out
+
+
+def _simplified(text: str) -> str:
+    from wordfreq.chinese import SIMPLIFIED_MAP  # wordfreq's own table, one character for one
+
+    return text.translate(SIMPLIFIED_MAP)
 
 
 def has_cjk(text: str) -> bool:
@@ -91,7 +110,7 @@ def is_short(word: str) -> bool:
 def is_everyday(word: str) -> bool:
     """Whether everyday language uses this word more than once in 10,000 words, in its own language."""
     if _CJK.match(word):
-        return _zipf(word, "ja" if _KANA.search(word) else "zh") >= EVERYDAY_ZIPF
+        return _zipf(_simplified(word), "ja" if _KANA.search(word) else "zh") >= EVERYDAY_ZIPF
     from wordfreq import zipf_frequency  # 0.25 s to load: when first asked, not on import
 
     return zipf_frequency(word, "en") >= EVERYDAY_ZIPF
@@ -102,7 +121,7 @@ def is_everyday_phrase(parts: list[str]) -> bool:
     without spaces: the rarer part dominates (1/f = 1/f1 + 1/f2 …), and each break between parts is ten times
     rarer still. 处理 and 能力 are everyday words; 处理能力 (processing capacity) is not."""
     language = "ja" if any(_KANA.search(p) for p in parts) else "zh"
-    frequencies = [_frequency(p, language) for p in parts]
+    frequencies = [_frequency(_simplified(p), language) for p in parts]
     if not all(frequencies):
         return False
     combined = 1 / sum(1 / f for f in frequencies) / 10 ** (len(parts) - 1)
@@ -113,9 +132,18 @@ def is_grammar(word: str) -> bool:
     """A Chinese word that jieba's dictionary tags as grammar rather than content: a pronoun, adverb, conjunction,
     preposition, particle, numeral, measure word, word of time or place, modal or interjection (这个, 已经, 因为,
     以后). It is to Chinese what "this", "already" and "because" are to English: never a thread."""
-    return _segmenter().tags.get(word, "") in _GRAMMAR
+    return _segmenter().tags.get(_simplified(word), "") in _GRAMMAR
 
 
+def has_verb(text: str) -> bool:
+    """Whether a Chinese text holds a word jieba's dictionary tags as a verb: a statement, not a label. 是 and 有,
+    the verbs Chinese statements use most, count inside the words the segmenter fuses them into (这是, 没有)."""
+    segmenter = _segmenter()
+    return any(word in segmenter.verbs or "是" in word or "有" in word
+               for run in _HAN_RUN.findall(_simplified(text)) for word in segmenter.cut(run))
+
+
+_HAN_RUN = re.compile(f"[{HAN}]+")
 _GRAMMAR = frozenset("r rr rz ry d c p u uj ul m mq q t tg f y e o ad".split())
 
 
@@ -150,8 +178,11 @@ def _segmenter() -> Any:
     tokenizer.FREQ, tokenizer.total = tokenizer.gen_pfdict(io.BytesIO(lines))
     tokenizer.initialized = True
     tokenizer.tags = {}  # each grammar word's part of speech, the dictionary's third column
+    tokenizer.verbs = set()
     for line in lines.decode("utf-8").splitlines():
         word, _, tag = line.rpartition(" ")
         if tag in _GRAMMAR:
             tokenizer.tags[word.rpartition(" ")[0]] = tag
+        elif tag.startswith("v"):
+            tokenizer.verbs.add(word.rpartition(" ")[0])
     return tokenizer

@@ -16,7 +16,7 @@ from walker.config import MAX_NOTE_MB
 from walker.corpus.files import read_note
 from walker.corpus.model import ParsedNote
 from walker.corpus.parse import ALL_DIGITS_RE, TAG_RE, decode
-from walker.words import HAN, has_cjk, word_count
+from walker.words import HAN, has_cjk, has_verb, word_count
 
 _FENCE = re.compile(r"^\s*(?:>\s*)*(?:[-*+]\s+)?(`{3,}|~{3,})")  # also inside quotes and list items
 _MATH_FENCE = re.compile(r"^\s*\$\$")
@@ -202,7 +202,7 @@ def is_proposition(sentence: str, title: str = "") -> bool:
     lowered = text.lower()
     if ("://" in text or "www." in lowered) and _URL.search(text):
         return False
-    if not _COMPLETE.search(text) or _listiness(text) >= LIST_LIKE:
+    if not _complete(text) or _listiness(text) >= LIST_LIKE:
         return False  # "Divider to create a new section", "…is MMM D YYYY:", "flour 500 g, water 350 g, salt 10 g."
     if _GAP.search(text):
         return False  # "it searches for , but": a tag or comment in a code span left a hole the quote would show
@@ -214,6 +214,17 @@ def is_proposition(sentence: str, title: str = "") -> bool:
         return word_count(text) >= 5 and len(_LETTER.findall(text)) >= 0.7 * len(text.replace(" ", ""))
     words = text.split()
     return len(words) >= 4 and sum(1 for w in words if _TWO_LETTERS.search(w)) >= 0.7 * len(words)
+
+
+def _complete(text: str) -> bool:
+    """A sentence ends as a sentence does. Chinese notes often leave the last full stop out: there a clause that
+    does not lead into something else (a colon, a comma) and holds a verb is a whole statement."""
+    if _COMPLETE.search(text):
+        return True
+    return has_cjk(text) and not text.endswith(_LEADS_IN) and has_verb(text)
+
+
+_LEADS_IN = (":", "：", ",", "，", "、", "-", "—", "(", "（", "[", "【")
 
 
 def _about_itself(lowered: str) -> bool:
