@@ -143,7 +143,9 @@ def paragraph_ref(note: ParsedNote, paragraph: Paragraph) -> str:
     if paragraph.block_id:
         return f"{note.path}#^{paragraph.block_id}"
     heading = next((h for h in reversed(note.headings) if h.line <= paragraph.line <= h.end_line), None)
-    if heading is not None and paragraph.end_line <= next(
+    # A heading's text opens its first heading of that text, in Obsidian as here: a later namesake gets lines.
+    first = heading is not None and next(h for h in note.headings if h.text == heading.text) is heading
+    if heading is not None and first and paragraph.end_line <= next(
         (s.end_line for s in note.sections if s.line == heading.line), heading.end_line
     ):
         return f"{note.path}#{heading.text}"

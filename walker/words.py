@@ -93,6 +93,10 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK.search(text))
 
 
+def has_kana(text: str) -> bool:
+    return bool(_KANA.search(text))
+
+
 def word_count(text: str) -> float:
     """How long a text is, in words: a space-separated word counts one, and so does every two characters of
     Chinese or Japanese, written without spaces (a word of Chinese is about two characters)."""
@@ -109,11 +113,16 @@ def is_short(word: str) -> bool:
 
 def is_everyday(word: str) -> bool:
     """Whether everyday language uses this word more than once in 10,000 words, in its own language."""
+    return zipf(word) >= EVERYDAY_ZIPF
+
+
+def zipf(word: str) -> float:
+    """How common a word is in its own language (English for alphabetic words), on wordfreq's Zipf scale."""
     if _CJK.match(word):
-        return _zipf(_simplified(word), "ja" if _KANA.search(word) else "zh") >= EVERYDAY_ZIPF
+        return _zipf(_simplified(word), "ja" if _KANA.search(word) else "zh")
     from wordfreq import zipf_frequency  # 0.25 s to load: when first asked, not on import
 
-    return zipf_frequency(word, "en") >= EVERYDAY_ZIPF
+    return zipf_frequency(word, "en")
 
 
 def is_everyday_phrase(parts: list[str]) -> bool:
@@ -130,7 +139,7 @@ def is_everyday_phrase(parts: list[str]) -> bool:
 
 def is_grammar(word: str) -> bool:
     """A Chinese word that jieba's dictionary tags as grammar rather than content: a pronoun, adverb, conjunction,
-    preposition, particle, numeral, measure word, word of time or place, modal or interjection (这个, 已经, 因为,
+    preposition, particle, numeral, measure word, word of place, modal or interjection (这个, 已经, 因为,
     以后). It is to Chinese what "this", "already" and "because" are to English: never a thread."""
     return _segmenter().tags.get(_simplified(word), "") in _GRAMMAR
 
@@ -144,7 +153,7 @@ def has_verb(text: str) -> bool:
 
 
 _HAN_RUN = re.compile(f"[{HAN}]+")
-_GRAMMAR = frozenset("r rr rz ry d c p u uj ul m mq q t tg f y e o ad".split())
+_GRAMMAR = frozenset("r rr rz ry d c p u uj ul m mq q f y e o ad".split())
 
 
 def _zipf(word: str, language: str) -> float:

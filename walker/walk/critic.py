@@ -23,7 +23,7 @@ from walker.walk.candidate import Candidate, End
 from walker.walk.facts import QUOTED, absent_facts, normal
 from walker.walk.sense import SAME_TOPIC_SIMILARITY, shared_words, thread
 from walker.walk.sensitive import sensitive_inference
-from walker.words import words
+from walker.words import word_count, words
 
 RESTATE_SIMILARITY = 0.7
 OTHER_NOTE_SIMILARITY = 0.3  # a bridge that quotes a second note is this close to it
@@ -107,7 +107,7 @@ _VAGUE_FALSIFIER = re.compile(
 
 
 def no_falsifiable_disconfirm(c: Candidate, ctx: CriticContext) -> str | None:
-    concrete = [d for d in c.disconfirm_if if len(d.split()) >= 6 and not _VAGUE_FALSIFIER.search(d.strip())]
+    concrete = [d for d in c.disconfirm_if if word_count(d) >= 6 and not _VAGUE_FALSIFIER.search(d.strip())]
     if concrete:
         return None
     return "no disconfirm_if names an observation that would show the claim wrong"
@@ -121,7 +121,7 @@ _VAGUE_SITUATION = re.compile(
 
 
 def applies_when_vague(c: Candidate, ctx: CriticContext) -> str | None:
-    identifiable = [a for a in c.applies_when if len(a.split()) >= 5 and not _VAGUE_SITUATION.search(a)]
+    identifiable = [a for a in c.applies_when if word_count(a) >= 5 and not _VAGUE_SITUATION.search(a)]
     return None if identifiable else "no applies_when names a situation someone could recognise"
 
 
@@ -185,7 +185,7 @@ def facts_absent_from_refs(c: Candidate, ctx: CriticContext) -> str | None:
 def impact_unjustified(c: Candidate, ctx: CriticContext) -> str | None:
     if c.impact not in IMPACTS:
         return f"impact {c.impact!r} is neither add nor rewrite"
-    if len(c.impact_reason.split()) < 5:
+    if word_count(c.impact_reason) < 5:
         return "impact has no stated reason"
     if c.confidence not in CONFIDENCES:
         return f"confidence {c.confidence!r} is not low, medium or high"

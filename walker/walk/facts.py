@@ -10,7 +10,7 @@ import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from walker.similarity import PLAIN_WORDS, TextIndex, stem
-from walker.words import words
+from walker.words import words, zipf
 
 QUOTED = re.compile(r"[“\"]([^”\"]{3,})[”\"]")
 
@@ -86,16 +86,14 @@ ORDINARY_IN_VAULT = 0.05  # ...or the vault uses it in this share of its notes
 
 def _specific_words(text: str, haystack: str, index: TextIndex) -> list[str]:
     """Words of ``text`` that name something specific ("nginx", "limiter") and are in no cited passage:
-    neither ordinary English nor common in this vault, in no form the passages use."""
-    from wordfreq import zipf_frequency  # 0.25 s to load: when a claim is first judged, not on import
-
+    neither ordinary in its language nor common in this vault, in no form the passages use."""
     present = {stem(w) for w in words(haystack)}
     common_idf = np.log(1 / ORDINARY_IN_VAULT) + 1  # smoothed idf of a word in that share of notes
     found = []
     for word in dict.fromkeys(words(text)):
         if word in ENGLISH_STOP_WORDS or word in PLAIN_WORDS or _derived(word, present):
             continue
-        if zipf_frequency(word, "en") >= ORDINARY_ZIPF or 0 < index.weight(word) <= common_idf:
+        if zipf(word) >= ORDINARY_ZIPF or 0 < index.weight(word) <= common_idf:
             continue
         found.append(word)
     return found
