@@ -7,48 +7,36 @@
   thinking", "聊聊", "有没有别的角度").
 
 A side note from the walks helps only in the last kind: in the other two it is a distraction.
-When nothing says which kind a turn is, it is ``unclear``, and unclear is treated as "not now".
-The order of the checks is the order of precedence: doing beats deciding beats wondering.
+
+Pasted code or an error is executive by its shape. Anything else is read by a logistic model over the turn's
+pieces (its words and pairs of words; in Chinese, which has no spaces, its runs of one to three characters),
+fitted on labelled turns by ``bench/turns/fit.py`` and checked on turns it never saw. Doing beats deciding beats
+wondering: a turn is executive, or else convergent, when the model finds that kind likelier than chance (one in
+three); it is exploratory only when that is likelier than not. Otherwise it is ``unclear``, and unclear is "not
+now". Plain Python, no numpy: a hook reads every turn with it.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import re
-from typing import NamedTuple
+from functools import lru_cache
+from importlib import resources
+from typing import Any, NamedTuple
 
 EXECUTIVE, CONVERGENT, EXPLORATORY, UNCLEAR = "executive", "convergent", "exploratory", "unclear"
+KINDS = (EXECUTIVE, CONVERGENT, EXPLORATORY)
+_WHAT = {EXECUTIVE: "a task", CONVERGENT: "a choice or a decision", EXPLORATORY: "wondering aloud"}
 
 _ERROR_OR_CODE = re.compile(
     r"traceback \(most recent call last\)|^\s+at [\w.$<>]+\(|\b\w+(?:error|exception)\b|exit (?:code|status) \d+|"
     r"\.(?:py|js|ts|go|rs|java|rb|c|cpp):\d+|^\s*\$ |```|报错|错误信息",
     re.IGNORECASE | re.MULTILINE,
 )
-_TASK = re.compile(
-    r"^\s*(?:please\s+|can you\s+|could you\s+)?(?:fix|implement|run|build|deploy|install|debug|refactor|commit|merge|"
-    r"rename|delete|remove|add|write|update|create|migrate|test|bump|revert|convert|translate|start|stop|make|"
-    r"check|summari[sz]e|explain|list|show me)\b"
-    r"|(?:帮我|请|给我)?(?:修一下|修复|修改|实现|运行|部署|安装|重构|删除|写一个|改成|转换|翻译)",
-    re.IGNORECASE | re.MULTILINE,
-)
-_CHOICE = re.compile(
-    r"\b(?:which (?:one|of|should|is)|which \w+ should|should (?:i|we)|do (?:i|we) (?:buy|pick|choose|go)|"
-    r"pick one|choose between|decide|decision|finali[sz]e|commit to|recommend|recommendation|go with|"
-    r"better (?:to|option|than)|is it better|compare|versus|vs\.?|yes or no|the best way|ship|deadline|"
-    r"by (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|tonight)|tomorrow|this week|"
-    r"i leave|before the weekend|\w+ or \w+\?)"
-    r"|选哪|哪个(?:更|好)|哪一个|要不要|应该|决定|定下来|上线|截止|推荐|还是",
-    re.IGNORECASE,
-)
-_WONDER = re.compile(
-    r"\b(?:what if|i wonder|wondering|i(?:'ve| have)? been thinking|thinking (?:out loud|about)|curious|"
-    r"brainstorm|explore|exploring|musing|random thought|a hunch|keeps? reminding|reminds me|"
-    r"i keep noticing|feels like|there might be|could it be|how come|why do|why does|what makes|"
-    r"what would happen|any thoughts|tell me more|in common|might apply|a pattern|the idea that|"
-    r"the same (?:problem|idea|way|thing)|what do you think about|is there (?:a|any) (?:link|connection|relation)|"
-    r"both seem)\b"
-    r"|聊聊|想法|别的角度|好奇|为什么|我在想|琢磨|随便聊|头脑风暴|如果|是不是有点像|共同点",
-    re.IGNORECASE,
-)
+_CJK_RUN = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+MAX_CHARS = 4000  # a turn is read this far: a pasted page says what kind of turn it is in its first lines
 
 
 class Turn(NamedTuple):
@@ -56,16 +44,65 @@ class Turn(NamedTuple):
     reason: str
 
 
+def pieces(text: str) -> dict[str, float]:
+    """The turn as the model reads it: which pieces it holds."""
+    lowered = text[:MAX_CHARS].lower()
+    found: dict[str, float] = {}
+    for run in _CJK_RUN.findall(lowered):
+        for size in (1, 2, 3):
+            for at in range(len(run) - size + 1):
+                found[run[at : at + size]] = 1.0
+    latin = _WORD.findall(_CJK_RUN.sub(" ", lowered))
+    for word in latin:
+        found[word] = 1.0
+    for first, second in zip(latin, latin[1:]):
+        found[f"{first} {second}"] = 1.0
+    if text.rstrip().endswith(("?", "？")):
+        found["<asks>"] = 1.0
+    return found
+
+
 def classify_turn(text: str) -> Turn:
     """The kind of moment a turn is, and the words that say so."""
-    code_lines = sum(1 for line in text.splitlines()
+    code_lines = sum(1 for line in text[:MAX_CHARS].splitlines()
                      if re.search(r"[;{}]\s*$|^\s{4,}\S|^\s*(?:def|class|import|return) ", line))
     if code_lines >= 3:
         return Turn(EXECUTIVE, "the turn is code")
-    for kind, pattern, what in ((EXECUTIVE, _ERROR_OR_CODE, "an error or code"),
-                                (EXECUTIVE, _TASK, "a task"),
-                                (CONVERGENT, _CHOICE, "a choice or a deadline"),
-                                (EXPLORATORY, _WONDER, "wondering aloud")):
-        if found := pattern.search(text):
-            return Turn(kind, f"{what}: “{found.group(0).strip()}”")
-    return Turn(UNCLEAR, "nothing says whether this is a task, a decision or a thought")
+    if shape := _ERROR_OR_CODE.search(text[:MAX_CHARS]):
+        return Turn(EXECUTIVE, f"an error or code: “{shape.group(0).strip()}”")
+    held = pieces(text)
+    found = chances(held)
+    kind = decide(found)
+    if kind == UNCLEAR:
+        return Turn(UNCLEAR, "nothing says whether this is a task, a decision or a thought")
+    weights = _model()["weights"]
+    telling = sorted((p for p in held if not p.startswith("<") and len(p) > 1),
+                     key=lambda p: -(weights[kind].get(p, 0.0) - max(weights[k].get(p, 0.0) for k in KINDS if k != kind)))
+    said = ", ".join(f"“{p}”" for p in telling[:2])
+    return Turn(kind, f"{_WHAT[kind]} ({found[kind]:.0%}): {said}" if said else f"{_WHAT[kind]} ({found[kind]:.0%})")
+
+
+def chances(held: dict[str, float]) -> dict[str, float]:
+    """How likely the turn is each kind, as the fitted model reads its pieces."""
+    model = _model()
+    scores = {kind: model["bias"][kind] + sum(model["weights"][kind].get(p, 0.0) for p in held) for kind in KINDS}
+    top = max(scores.values())
+    total = sum(math.exp(s - top) for s in scores.values())
+    return {kind: math.exp(s - top) / total for kind, s in scores.items()}
+
+
+def decide(found: dict[str, float]) -> str:
+    """Doing beats deciding beats wondering; wondering must be likelier than not."""
+    for kind in (EXECUTIVE, CONVERGENT):
+        if found[kind] >= 1 / len(KINDS):
+            return kind
+    return EXPLORATORY if found[EXPLORATORY] >= 0.5 else UNCLEAR
+
+
+@lru_cache(maxsize=1)
+def _model() -> dict[str, Any]:
+    """The fitted weights, a JSON file in the package (written by bench/turns/fit.py): data, never code."""
+    return json.loads(resources.files("walker").joinpath(MODEL_FILE).read_text(encoding="utf-8"))
+
+
+MODEL_FILE = "turn_model.json"
