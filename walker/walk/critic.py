@@ -23,7 +23,7 @@ from walker.walk.candidate import Candidate, End
 from walker.walk.facts import QUOTED, absent_facts, normal
 from walker.walk.sense import SAME_TOPIC_SIMILARITY, shared_words, thread
 from walker.walk.sensitive import sensitive_inference
-from walker.words import word_count, words
+from walker.words import is_short, word_count, words
 
 RESTATE_SIMILARITY = 0.7
 OTHER_NOTE_SIMILARITY = 0.3  # a bridge that quotes a second note is this close to it
@@ -204,7 +204,7 @@ def unfalsifiable_claim(c: Candidate, ctx: CriticContext) -> str | None:
     match = _UNFALSIFIABLE.search(c.claim)
     if match:
         return f"unfalsifiable wording: “{match.group(0)}”"
-    if len(re.findall(r"[^\W\d_]{4,}", c.claim)) < 8:
+    if sum(1 for w in words(c.claim) if not is_short(w)) < 8:  # eight words of substance, in any language
         return "too little said to be tested"
     return None
 

@@ -16,10 +16,10 @@ KEEP = 0.5
 
 # MODEL BEGIN: written by bench/quality/fit.py --write (bench/README.md has its output); signals centred and scaled.
 MODEL: dict[str, dict[str, float]] = {
-    "mean": {"specific": 0.7706, "salience": 0.7176, "context": 0.3215, "topic": 0.4219, "phrase": 0.2075, "joined": 0.2302, "apart": 0.2213, "question": 0.06038, "coherence": 0.6178},
-    "scale": {"specific": 0.1948, "salience": 0.2011, "context": 0.2464, "topic": 0.2377, "phrase": 0.4056, "joined": 0.421, "apart": 0.3055, "question": 0.2382, "coherence": 0.1113},
-    "weight": {"specific": -0.1067, "salience": 0.2737, "context": 0.0869, "topic": 0.8356, "phrase": 0.164, "joined": -0.4614, "apart": 0.4081, "question": 0.08715, "coherence": 0.1036},
-    "bias": {"bias": -1.639},
+    "mean": {"specific": 0.7571, "salience": 0.7157, "context": 0.3165, "topic": 0.4048, "phrase": 0.2109, "joined": 0.2045, "apart": 0.2239, "question": 0.05112, "coherence": 0.613},
+    "scale": {"specific": 0.1923, "salience": 0.2016, "context": 0.2442, "topic": 0.2379, "phrase": 0.4079, "joined": 0.4033, "apart": 0.3024, "question": 0.2202, "coherence": 0.1084},
+    "weight": {"specific": -0.1432, "salience": 0.3181, "context": 0.2112, "topic": 0.7165, "phrase": 0.2212, "joined": -0.4317, "apart": 0.3914, "question": 0.0776, "coherence": 0.1228},
+    "bias": {"bias": -1.654},
 }
 # MODEL END
 
