@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import pytest
+from click.testing import CliRunner
+from conftest import REAL_VAULTS, copy_vault_files
+
+from walker.cli import main
 from walker.corpus.parse import parse_note
 from walker.corpus.text import is_proposition, join_sentences, paragraphs_of, sentences
-from walker.wander import paragraph_ref
+from walker.pool.store import PoolStore
+from walker.surface import surface
+from walker.wander import central_sentence, paragraph_ref
+from walker.workspace import Workspace
 from walker.words import is_everyday_phrase, is_grammar, phrase, word_count, words
 
 
@@ -55,3 +63,50 @@ def test_a_paragraph_under_a_second_heading_of_one_name_is_cited_by_its_lines():
     first, second = paragraphs_of(text, note)
     assert paragraph_ref(note, first) == "n.md#例子"
     assert paragraph_ref(note, second) == "n.md#L9-L9"  # "#例子" would open the first one
+
+
+ZH_VAULT = REAL_VAULTS / "zh-notes"  # written in Chinese for these tests (three domains, plants)
+
+
+@pytest.fixture(scope="module")
+def walked_zh(tmp_path_factory):
+    """The Chinese vault after three weekly runs, as a user runs them."""
+    vault = copy_vault_files(ZH_VAULT, tmp_path_factory.mktemp("zh") / "vault")
+    assert CliRunner().invoke(main, ["init", str(vault)]).exit_code == 0
+    for day in ("2026-12-04", "2026-12-11", "2026-12-18"):
+        result = CliRunner().invoke(main, ["run", str(vault), "--now", f"{day}T07:50:00"])
+        assert result.exit_code == 0, result.output
+    return vault
+
+
+def test_every_note_of_the_chinese_vault_can_seed_a_walk():
+    ws = Workspace.open(ZH_VAULT)
+    cannot = [path for path in ws.corpus.notes if central_sentence(ws.index, path, ws.index.paragraphs[path]) is None]
+    assert cannot == []
+
+
+def test_three_weekly_runs_keep_a_missing_link_and_an_answer_quoted_in_whole_chinese_sentences(walked_zh):
+    records = {r.data["title"]: r.data for r in PoolStore(walked_zh).records("active")}
+    kinds = {data["kind"]: title for title, data in records.items()}
+    assert kinds.get("missing-link") == "免揉面包 ↔ 手擀面醒面"  # 面筋 and 水合, in two notes that never link
+    assert kinds.get("answer") == "缓存过期策略 ↔ 缓存雪崩"  # why the database floods when the cache expires at night
+    for data in records.values():
+        for ref, passage in zip(data["supporting_refs"], data["passages"]):
+            assert passage.endswith(("。", "！", "？")), passage  # whole sentences
+            assert passage in (walked_zh / ref.split("#")[0]).read_text(encoding="utf-8")  # as the note writes them
+        assert data["claim"].startswith(next(iter(data["title"].split(" ↔ "))))  # worded in Chinese, not English
+        assert "says" not in data["claim"] and all(not s.isascii() for s in data["applies_when"])
+
+
+def test_a_word_in_two_senses_and_a_repeated_diary_line_are_never_kept(walked_zh):
+    titles = {r.data["title"] for r in PoolStore(walked_zh).records()}
+    assert not any("重构想法" in t and "米酒发酵" in t for t in titles)  # 发酵: an idea "maturing", and rice wine
+    assert not any("2026-11-06" in t and "2026-11-15" in t for t in titles)  # "今天也记得喝水，少看手机。"
+
+
+def test_a_chinese_turn_that_wonders_about_a_record_surfaces_it_and_one_that_decides_does_not(walked_zh):
+    (answer,) = [r for r in PoolStore(walked_zh).records("active") if r.data["kind"] == "answer"]
+    wondering = surface(walked_zh, "我一直在琢磨，为什么缓存一到凌晨集体过期，数据库就被打满了？", "auto")
+    assert [e["id"] for e in wondering.surfaced] == [answer.id], wondering.silent_reason
+    deciding = surface(walked_zh, "今天必须决定：缓存过期时间设成多少？", "auto")
+    assert deciding.surfaced == [] and "convergent" in deciding.silent_reason
