@@ -15,7 +15,7 @@ from pathlib import Path
 
 from walker.config import cache_folder
 from walker.safefile import MB, read_text, write_atomic
-from walker.words import words
+from walker.words import known_words
 
 INDEX_VERSION = 15  # 15: words of Chinese and Japanese; 14: JSON and NumPy arrays (the pickles of 13 and before are never read)
 VOCABULARY_LIMIT = 64 * MB
@@ -59,9 +59,8 @@ def save_vocabulary(vault: Path | str, vocabulary: dict[str, float]) -> None:
 def weigh(text: str, vocabulary: dict[str, float]) -> dict[str, float]:
     """``text`` as an L2-normalised TF-IDF vector over ``vocabulary``, the way the index weighs notes."""
     counts: dict[str, int] = {}
-    for word in words(text):
-        if word in vocabulary:
-            counts[word] = counts.get(word, 0) + 1
+    for word in known_words(text, vocabulary):
+        counts[word] = counts.get(word, 0) + 1
     weights = {w: (1 + math.log(n)) * vocabulary[w] for w, n in counts.items()}
     norm = math.sqrt(sum(v * v for v in weights.values())) or 1.0
     return {w: v / norm for w, v in weights.items()}

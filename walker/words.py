@@ -18,6 +18,7 @@ import io
 import logging
 import math
 import re
+from collections.abc import Container
 from functools import lru_cache
 from typing import Any
 
@@ -28,9 +29,11 @@ _NOT_CJK = f"{HAN}{KANA}"
 _LETTERS = rf"[^\W\d_{_NOT_CJK}]"
 _WORD_CHAR = rf"[^\W{_NOT_CJK}]"
 TOKEN_PATTERN = rf"(?<!{_WORD_CHAR}){_LETTERS}{{3,}}(?!{_WORD_CHAR})"  # three letters or more, no digits
+_LATIN = re.compile(TOKEN_PATTERN)
 _TOKEN = re.compile(rf"{TOKEN_PATTERN}|(?P<cjk>[{HAN}{KANA}]+)")
 _ANY_LENGTH = re.compile(rf"{_LETTERS}+|(?P<cjk>[{HAN}{KANA}]+)")
 _CJK = re.compile(f"[{HAN}{KANA}]")
+_CJK_RUNS = re.compile(f"[{HAN}{KANA}]+")
 _KANA = re.compile(f"[{KANA}]")
 _HIRAGANA_PAIR = re.compile("[\u3040-\u309f]{2}")
 EVERYDAY_ZIPF = 5.0  # wordfreq's scale: 5 is once in 10,000 words ("middle", "public", "report"; 今天, 问题)
@@ -39,9 +42,27 @@ EVERYDAY_ZIPF = 5.0  # wordfreq's scale: 5 is once in 10,000 words ("middle", "p
 def words(text: str) -> list[str]:
     """The words of ``text`` that can mean something, lower-cased, in the order they are written."""
     lowered = text.lower()
-    if not _CJK.search(lowered):
-        return re.findall(TOKEN_PATTERN, lowered)  # most texts: one pass of one pattern, as before
+    if lowered.isascii() or not _CJK.search(lowered):
+        return _LATIN.findall(lowered)  # most texts: one pass of one pattern, as before
     return _split(lowered, _TOKEN, 2)
+
+
+def known_words(text: str, known: Container[str], longest: int = 8) -> list[str]:
+    """The words of ``text`` that ``known`` holds (a vault's vocabulary), read without jieba: a run of Chinese is
+    matched against ``known`` itself, the longest known word first, left to right. A hook reads every turn of a
+    conversation, and loading a dictionary would cost it half a second a turn."""
+    lowered = text.lower()
+    if lowered.isascii() or not _CJK.search(lowered):
+        return [w for w in _LATIN.findall(lowered) if w in known]
+    out = [w for w in _LATIN.findall(_CJK_RUNS.sub(" ", lowered)) if w in known]
+    for run in _CJK_RUNS.findall(lowered):
+        at = 0
+        while at < len(run):
+            size = next((n for n in range(min(longest, len(run) - at), 1, -1) if run[at : at + n] in known), 1)
+            if size > 1:
+                out.append(run[at : at + size])
+            at += size
+    return out
 
 
 def tokens(text: str) -> list[str]:
@@ -90,7 +111,7 @@ def _simplified(text: str) -> str:
 
 
 def has_cjk(text: str) -> bool:
-    return bool(_CJK.search(text))
+    return not text.isascii() and bool(_CJK.search(text))
 
 
 def has_kana(text: str) -> bool:
@@ -100,7 +121,7 @@ def has_kana(text: str) -> bool:
 def word_count(text: str) -> float:
     """How long a text is, in words: a space-separated word counts one, and so does every two characters of
     Chinese or Japanese, written without spaces (a word of Chinese is about two characters)."""
-    if not _CJK.search(text):
+    if not has_cjk(text):
         return len(text.split())
     cjk = len(_CJK.findall(text))
     return cjk / 2 + len(_CJK.sub(" ", text).split())
