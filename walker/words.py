@@ -1,5 +1,6 @@
-"""A text's words, whatever script it is written in: the one tokenizer that the index, threads, the critic,
-the turn classifier and surfacing share.
+"""A text's words, whatever script it is written in: the one tokenizer that the index, threads, key phrases, the
+critic and surfacing share. (The turn classifier reads runs of characters itself: a hook must not wait for a
+dictionary.)
 
 - Alphabetic scripts (Latin, Cyrillic, Greek, Korean…): words of three letters or more, no digits, as before.
 - Chinese: a run of Han characters is segmented by jieba's own dictionary, shipped inside the package (it is
@@ -20,14 +21,13 @@ import math
 import re
 from collections.abc import Container
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 KANA = "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"
-_NOT_CJK = f"{HAN}{KANA}"
 # Word characters outside Han and kana, so that "用Redis做缓存" gives "redis" as well as its Chinese words.
-_LETTERS = rf"[^\W\d_{_NOT_CJK}]"
-_WORD_CHAR = rf"[^\W{_NOT_CJK}]"
+_LETTERS = rf"[^\W\d_{HAN}{KANA}]"
+_WORD_CHAR = rf"[^\W{HAN}{KANA}]"
 TOKEN_PATTERN = rf"(?<!{_WORD_CHAR}){_LETTERS}{{3,}}(?!{_WORD_CHAR})"  # three letters or more, no digits
 _LATIN = re.compile(TOKEN_PATTERN)
 _TOKEN = re.compile(rf"{TOKEN_PATTERN}|(?P<cjk>[{HAN}{KANA}]+)")
@@ -96,9 +96,9 @@ def _segment(run: str) -> list[str]:
     form, which jieba's dictionary knows, and given back as written: the mapping is one character for one."""
     simple = _simplified(run)
     if simple == run:
-        return list(_segmenter().cut(run))
+        return list(_dictionary().tokenizer.cut(run))
     out, at = [], 0
-    for word in _segmenter().cut(simple):
+    for word in _dictionary().tokenizer.cut(simple):
         out.append(run[at : at + len(word)])
         at += len(word)
     return out
@@ -162,15 +162,15 @@ def is_grammar(word: str) -> bool:
     """A Chinese word that jieba's dictionary tags as grammar rather than content: a pronoun, adverb, conjunction,
     preposition, particle, numeral, measure word, word of place, modal or interjection (这个, 已经, 因为,
     以后). It is to Chinese what "this", "already" and "because" are to English: never a thread."""
-    return _segmenter().tags.get(_simplified(word), "") in _GRAMMAR
+    return _simplified(word) in _dictionary().grammar
 
 
 def has_verb(text: str) -> bool:
     """Whether a Chinese text holds a word jieba's dictionary tags as a verb: a statement, not a label. 是 and 有,
     the verbs Chinese statements use most, count inside the words the segmenter fuses them into (这是, 没有)."""
-    segmenter = _segmenter()
-    return any(word in segmenter.verbs or "是" in word or "有" in word
-               for run in _HAN_RUN.findall(_simplified(text)) for word in segmenter.cut(run))
+    found = _dictionary()
+    return any(word in found.verbs or "是" in word or "有" in word
+               for run in _HAN_RUN.findall(_simplified(text)) for word in found.tokenizer.cut(run))
 
 
 _HAN_RUN = re.compile(f"[{HAN}]+")
@@ -195,10 +195,17 @@ def _frequencies(language: str) -> dict[str, float]:
     return get_frequency_dict(language)
 
 
+class _Dictionary(NamedTuple):
+    tokenizer: Any  # jieba.Tokenizer
+    grammar: frozenset[str]  # words the dictionary tags as grammar (_GRAMMAR)
+    verbs: frozenset[str]  # words it tags as verbs
+
+
 @lru_cache(maxsize=1)
-def _segmenter() -> Any:
-    """jieba's tokenizer over its own dictionary, built in memory (half a second). jieba's usual start writes a
-    cache file into the temporary folder and reads it back with marshal: neither happens here."""
+def _dictionary() -> _Dictionary:
+    """jieba's tokenizer over the dictionary its package ships, built in memory (half a second), and the parts of
+    speech the dictionary's third column gives. jieba's usual start writes a cache file into the temporary folder
+    and reads it back with marshal: neither happens here."""
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
@@ -207,12 +214,12 @@ def _segmenter() -> Any:
         lines = dictionary.read()
     tokenizer.FREQ, tokenizer.total = tokenizer.gen_pfdict(io.BytesIO(lines))
     tokenizer.initialized = True
-    tokenizer.tags = {}  # each grammar word's part of speech, the dictionary's third column
-    tokenizer.verbs = set()
+    grammar, verbs = set(), set()
     for line in lines.decode("utf-8").splitlines():
-        word, _, tag = line.rpartition(" ")
+        entry, _, tag = line.rpartition(" ")
+        word = entry.rpartition(" ")[0]
         if tag in _GRAMMAR:
-            tokenizer.tags[word.rpartition(" ")[0]] = tag
+            grammar.add(word)
         elif tag.startswith("v"):
-            tokenizer.verbs.add(word.rpartition(" ")[0])
-    return tokenizer
+            verbs.add(word)
+    return _Dictionary(tokenizer, frozenset(grammar), frozenset(verbs))
