@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import tempfile
+
 import pytest
 from click.testing import CliRunner
 from conftest import REAL_VAULTS, copy_vault_files
@@ -110,3 +113,19 @@ def test_a_chinese_turn_that_wonders_about_a_record_surfaces_it_and_one_that_dec
     assert [e["id"] for e in wondering.surfaced] == [answer.id], wondering.silent_reason
     deciding = surface(walked_zh, "今天必须决定：缓存过期时间设成多少？", "auto")
     assert deciding.surfaced == [] and "convergent" in deciding.silent_reason
+
+
+def test_the_site_of_a_chinese_vault_is_searchable_by_word_and_leaves_no_jieba_cache(walked_zh, tmp_path, monkeypatch):
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))  # where jieba would write its cache, and read one back
+    result = CliRunner().invoke(main, ["site", "build", str(walked_zh), "-o", str(tmp_path / "site")])
+    assert result.exit_code == 0, result.output
+    assert list(temporary.iterdir()) == []
+    index = json.loads((tmp_path / "site" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert any("\u200b面筋\u200b" in doc["text"] for doc in index["docs"])  # words apart, so a search finds them
+    for record in PoolStore(walked_zh).records("active"):
+        page = (tmp_path / "site" / "hypotheses" / f"{record.id}.html").read_text(encoding="utf-8")
+        evidence = page[page.index('id="evidence"'):page.index('id="decide"')]
+        assert evidence.count("<mark>") == 2 and "==" not in evidence  # each quoted sentence marked, none raw
+        assert "<strong>" in evidence  # and the shared words in bold

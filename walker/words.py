@@ -201,15 +201,27 @@ class _Dictionary(NamedTuple):
     verbs: frozenset[str]  # words it tags as verbs
 
 
+def keep_jieba_in_memory() -> None:
+    """Make jieba's first use in this process build it in memory, as walker does. MkDocs Material's search segments
+    Chinese with jieba's own tokenizer, whose first use reads a cache file from the temporary folder with marshal
+    and writes one there."""
+    try:
+        import jieba
+    except ImportError:
+        return
+    jieba.dt.initialize = lambda *args, **kwargs: _dictionary() and None
+
+
 @lru_cache(maxsize=1)
 def _dictionary() -> _Dictionary:
-    """jieba's tokenizer over the dictionary its package ships, built in memory (half a second), and the parts of
-    speech the dictionary's third column gives. jieba's usual start writes a cache file into the temporary folder
-    and reads it back with marshal: neither happens here."""
+    """jieba's tokenizer (the process's own, which MkDocs Material's search uses too) over the dictionary its
+    package ships, built in memory (half a second), and the parts of speech the dictionary's third column gives.
+    jieba's usual start writes a cache file into the temporary folder and reads it back with marshal: neither
+    happens here."""
     import jieba
 
     jieba.setLogLevel(logging.WARNING)
-    tokenizer = jieba.Tokenizer()
+    tokenizer = jieba.dt
     with tokenizer.get_dict_file() as dictionary:
         lines = dictionary.read()
     tokenizer.FREQ, tokenizer.total = tokenizer.gen_pfdict(io.BytesIO(lines))

@@ -15,6 +15,7 @@ from walker.site.decide import PLACEHOLDER, DecideBox
 from walker.site.links import SiteLinks
 from walker.site.markup import STATUS_TITLES, as_cell, as_code, as_text, shorten
 from walker.site.obsidian import as_obsidian_shows
+from walker.words import has_cjk
 
 
 def record_page(record: StoredRecord, source: str, page: str, ages: dict[str, int], corpus: Corpus,
@@ -37,7 +38,7 @@ def record_page(record: StoredRecord, source: str, page: str, ages: dict[str, in
             lines += [f"**{label}**: {as_text(str(data[key]))}", ""]
     lines += ["> " + as_text(rec.claim).replace("\n", "\n> "), ""]
     lines += ["## Evidence", ""]
-    thread = [t for t in rec.thread if len(t) >= 3][:6] if isinstance(rec, Hypothesis) else []
+    thread = [t for t in rec.thread if len(t) >= (2 if has_cjk(t) else 3)][:6] if isinstance(rec, Hypothesis) else []
     quoted = rec.passages or ("",) * len(rec.supporting_refs)  # an older record kept none: nothing is marked
     for ref, passage in zip(rec.supporting_refs, quoted):
         lines += _evidence(ref, page, corpus, links, passage, thread, read)
@@ -94,6 +95,9 @@ def _reviewer_notes(record: StoredRecord, source: str, page: str, links: SiteLin
     return links.convert(as_obsidian_shows(notes, titled=True), source, page)
 
 
+_WIDE_ENDS = "。！？；”’」』）"
+
+
 def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks, passage: str,
               thread: list[str], read: dict[str, list[Paragraph]]) -> list[str]:
     """A cited passage: a link to it, and its excerpt with the sentence the walk quoted from it (the record's
@@ -110,10 +114,15 @@ def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks, passage: st
     quoted = quoted if quoted in whole else ""
     excerpt = as_text(_window(whole, around=quoted))
     if quoted and as_text(quoted) in excerpt:
-        excerpt = excerpt.replace(as_text(quoted), f"=={as_text(quoted)}==", 1)
+        # A closing == between 。 and a Chinese character is not read as one: Chinese full stops stay outside the mark.
+        marked = as_text(quoted)
+        inner = marked.rstrip(_WIDE_ENDS) or marked
+        excerpt = excerpt.replace(marked, f"=={inner}=={marked[len(inner):]}", 1)
     for word in thread:
-        excerpt = re.sub(rf"(?<![\w*])({re.escape(as_text(word))}(?:s|es|d|ed|ing)?)(?![\w*])", r"**\1**", excerpt,
-                         flags=re.IGNORECASE)
+        # An English word in its other forms, between word boundaries; a Chinese one wherever it stands (no spaces).
+        pattern = (rf"(?<!\*)({re.escape(as_text(word))})(?!\*)" if has_cjk(word) else
+                   rf"(?<![\w*])({re.escape(as_text(word))}(?:s|es|d|ed|ing)?)(?![\w*])")
+        excerpt = re.sub(pattern, r"**\1**", excerpt, flags=re.IGNORECASE)
     lines = [f"- {shown}", "    {: .walker-passage }"]
     if excerpt:
         lines += ["", "    > " + excerpt, ""]
