@@ -15,8 +15,8 @@ from walker.corpus.text import is_proposition, join_sentences, paragraphs_of, se
 from walker.pool.store import PoolStore
 from walker.surface import surface
 from walker.wander import central_sentence, paragraph_ref
-from walker.workspace import Workspace
 from walker.words import is_everyday_phrase, is_grammar, phrase, word_count, words
+from walker.workspace import Workspace
 
 
 def test_chinese_is_segmented_into_words_and_mixed_text_keeps_its_english():
