@@ -31,7 +31,7 @@ from walker.errors import WalkerError
 from walker.graph import Adjacency, shortest_distances
 from walker.similarity import TextIndex
 from walker.walk.sensitive import sensitive_inference
-from walker.words import tokens
+from walker.words import tokens, word_count
 
 NEAR_DUPLICATE = 0.6
 CLOSE = 0.1  # an unlinked note this similar to the seed is close in words: a near item
@@ -152,17 +152,27 @@ def paragraph_ref(note: ParsedNote, paragraph: Paragraph) -> str:
     return f"{note.path}#L{paragraph.line}-L{paragraph.end_line}"
 
 
+MAX_SENTENCES = 400  # sentences of one note weighed for its central one: Chinese is segmented at ~0.5 ms a sentence
+MAX_WORDS = 45  # the longest sentence that states what a note is about
+
+
 def central_sentence(index: TextIndex, path: str, paragraphs: list[Paragraph]) -> tuple[str, Paragraph] | None:
     """The sentence that best states what the note is about: most of its key words, not a question."""
     weights = index.term_weights(path)
     title = PurePosixPath(path).stem
     best: tuple[float, str, Paragraph] | None = None
+    read = 0
     for position, paragraph in enumerate(paragraphs):
         if paragraph.is_task:
             continue
         for sentence in sentences(paragraph.text):
+            read += 1
+            if read > MAX_SENTENCES:  # a note's point is made early; a huge one is read this far, in bounded time
+                return (best[1], best[2]) if best else None
+            if word_count(sentence) > 2 * MAX_WORDS:  # (a loose bound: counting is cheap, segmenting is not)
+                continue  # no sentence to quote; and segmenting one run of 600,000 Chinese characters takes seconds
             words = tokens(sentence)
-            if not 8 <= len(words) <= 45 or sentence.endswith(("?", "？")) or not is_proposition(sentence, title):
+            if not 8 <= len(words) <= MAX_WORDS or sentence.endswith(("?", "？")) or not is_proposition(sentence, title):
                 continue
             if sensitive_inference(sentence):  # what a note says of a person's health or faith seeds nothing
                 continue

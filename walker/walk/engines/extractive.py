@@ -12,7 +12,7 @@ deterministic gate, then that score, then a cap: a walk keeps the few likeliest 
 from __future__ import annotations
 
 import re
-from itertools import combinations
+from itertools import combinations, islice
 from typing import NamedTuple
 
 from walker.corpus.text import is_proposition, join_sentences, sentences
@@ -291,11 +291,11 @@ class Propositions:
         for paragraph in self._context.index.paragraphs.get(path, []):
             if paragraph.is_task:
                 continue
-            whole = [self.sentence(path, text) for text in sentences(paragraph.text)
-                     if is_proposition(text, note.title) and 6 <= word_count(text) <= 60
-                     # a bridge would carry what the note says of a person's health, faith, origin…
-                     and not sensitive_inference(text)]
-            whole = whole[: MAX_PROPOSITIONS - read]
+            quotable = (text for text in sentences(paragraph.text)
+                        if 6 <= word_count(text) <= 60 and is_proposition(text, note.title)
+                        # a bridge would carry what the note says of a person's health, faith, origin…
+                        and not sensitive_inference(text))
+            whole = [self.sentence(path, text) for text in islice(quotable, MAX_PROPOSITIONS - read)]
             read += len(whole)
             if whole:
                 found.append(Quotable.of(tuple(whole), paragraph_ref(note, paragraph)))
