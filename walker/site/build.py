@@ -17,7 +17,6 @@ import yaml
 from walker import safefile
 from walker.errors import WalkerError
 from walker.site.markup import inert
-from walker.words import keep_jieba_in_memory
 
 EXTENSIONS: list[Any] = [
     {"toc": {"permalink": True}},
@@ -128,7 +127,6 @@ def build_site(vault: Path, site_dir: Path, strict: bool = True) -> BuiltSite:
     target = check_output(vault, site_dir)
     target.parent.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
-    keep_jieba_in_memory()  # search segments Chinese with jieba: nothing of it is cached in the temporary folder
     remove_stale_builds(target.parent)
     # MkDocs empties its output folder first; it gets a new one of walker's, swapped in when done.
     fresh = Path(tempfile.mkdtemp(prefix=FRESH, dir=target.parent))
@@ -250,7 +248,6 @@ def serve_site(vault: Path, address: str = "127.0.0.1:8000") -> None:
     from mkdocs.commands.serve import serve
 
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
-    keep_jieba_in_memory()  # search segments Chinese with jieba: nothing of it is cached in the temporary folder
     with tempfile.TemporaryDirectory(prefix="walker-site-") as workdir:
         config_file = Path(workdir) / "mkdocs.yml"
         config = site_config(vault, Path(workdir) / "site")

@@ -33,6 +33,7 @@ from walker.site.pages import Site, generate_site
 from walker.site.parallel import SplitRender
 from walker.site.reading import PICTURE_LIMIT, read_bytes
 from walker.site.svg import sanitize_svg
+from walker.words import keep_jieba_in_memory
 
 FORBIDDEN_EXTENSIONS = ("pymdownx.snippets", "pymdownx.b64")
 
@@ -75,6 +76,7 @@ class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
     decide_html: dict[tuple[str, bool], str]  # a decide box's shape -> its HTML, rendered once per build
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
+        keep_jieba_in_memory()  # the search plugin segments Chinese with jieba: nothing of it lands in the temp folder
         if not self.config.vault:
             raise PluginError("walker: set `vault:` under the walker plugin to the vault folder")
         vault = Path(self.config.vault)
