@@ -44,6 +44,11 @@ NOTES = {
     "indentation 2,000 deep": "\n".join(" " * (2 * i) + "text" for i in range(2000)),
     "backtick runs of every length, then %%": "".join("`" * k + "x" for k in range(1, 450)) + " %% comment",
     "a tag, then 50k backticks": "#tag " + "`" * 50_000,
+    # jieba segments Chinese at ~0.3 MB/s: one paragraph of 600,000 Han characters (1.8 MB), no punctuation,
+    # and one of 19,000 short sentences.
+    "600k Han characters, one run": "".join(chr(0x4E00 + (i * 7919) % 3000) for i in range(600_000)),
+    "19k Chinese sentences, one paragraph": "。".join("".join(chr(0x4E00 + (i * 31 + j * 7) % 3000) for j in range(30))
+                                                      for i in range(19_000)) + "。",
     "script in a heading's attribute list": ('Compost needs air to stay sweet, as every heap shows.\n\n'
                                              '## Clip {: #y"><scr<b>ipt>alert(1)</scr<b>ipt><i" }\n\n'
                                              'A heap turned weekly stays sweet and warm all winter.\n'),
