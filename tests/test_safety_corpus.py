@@ -294,8 +294,8 @@ def test_the_budget_drops_the_slow_patterns_and_keeps_the_fast_ones():
     from walker.corpus.filters import Budget, RegexFilters
 
     # Slow ones are dropped a few paths after the budget is spent; twice the budget (which drops every
-    # pattern) stays far off, however loaded the machine.
-    budget = Budget(base=0.25, per_path=0.0)
+    # pattern) stays far off, however loaded the machine (0.25 s was spent twice over on a loaded CI run).
+    budget = Budget(base=1.0, per_path=0.0)
     filters = RegexFilters(".obsidian/app.json", "Obsidian Excluded files",
                            ["Archive/", "/^drafts\\//"] + [f"/(.*a){{8}}{i}/" for i in range(20)], budget)
     started = time.perf_counter()
@@ -304,9 +304,9 @@ def test_the_budget_drops_the_slow_patterns_and_keeps_the_fast_ones():
         assert filters.first_match(f"{'a' * 40}!{n}.md") is None
     assert filters.first_match("Drafts/x.md").text == "/^drafts\\//"
     assert filters.first_match("Archive/x.md").text == "Archive/"
-    assert time.perf_counter() - started < 2
+    assert time.perf_counter() - started < 5
     assert sum(1 for p in filters.patterns if p.dropped) == 20
-    assert budget.spent < 0.5
+    assert budget.spent < 2 * budget.base
 
 
 # --- walker.toml: never through a symlink, never half-written ------------------------------------
