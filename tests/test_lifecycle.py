@@ -103,6 +103,30 @@ def test_laundering_a_guess_into_evidence_is_refused(walked, source, why):
     assert digest_outside(vault) == before
 
 
+def test_a_dated_rereading_of_the_hypothesis_own_ref_is_no_evidence(walked):
+    vault, ids = walked
+    ref = records(vault, "active")[ids[0]].data["supporting_refs"][0]
+    result = cli("discharge", ids[0], vault, "--source", f"{ref}, read again on 2026-12-05", "--statement", "It holds.")
+    assert result.exit_code == 2 and "one of the hypothesis's own refs" in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("statement, why", [
+    ("{claim}", "repeats the hypothesis's claim"),
+    ("{claim_start}", "repeats the hypothesis's claim"),
+    ("The two notes may describe the same thing.", "“may”"),
+    ("Perhaps dead time is what makes both swing.", "“Perhaps”"),
+    ("两篇笔记可能说的是同一件事。", "“可能”"),
+])
+def test_a_conclusion_is_the_reviewers_assertion_not_the_claim_copied_or_hedged(walked, statement, why):
+    vault, ids = walked
+    claim = records(vault, "active")[ids[0]].data["claim"]
+    text = statement.format(claim=claim, claim_start=" ".join(claim.split()[:14]))
+    before = digest_outside(vault)
+    result = cli("discharge", ids[0], vault, "--source", "user statement on 2026-11-29", "--statement", text)
+    assert result.exit_code == 2 and why in " ".join(result.output.split()), result.output
+    assert digest_outside(vault) == before
+
+
 @pytest.mark.parametrize("source", ["user statement on 2026-11-29", "measured on 28 November 2026: the heap stayed cold",
                                     "https://example.org/compost-study", "my notes in [[Garden Plan 2026]]",
                                     "talked with Anna on Nov 3, 2026"])

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from walker.pool.records import (
 )
 from walker.pool.store import PoolStore, StoredRecord, read_record
 from walker.refs import Ref
+from walker.words import word_count
 
 LAUNDERING_FILLER = frozenset(
     "the a an this that its it hypothesis hypotheses refs ref references reference supporting corpus note notes "
@@ -79,6 +81,11 @@ def laundering(source: str, record: StoredRecord) -> str | None:
     if len(words) < 2 and not other_note:
         return ("the source names only the hypothesis or its refs; name the real evidence, e.g. "
                 "'user statement on 2026-11-29' or the observation that settled it")
+    lowered = source.lower()
+    if cited := next((ref for ref in record.record.supporting_refs if Ref.parse(ref.lower()).path.removesuffix(".md")
+                      in lowered), None):
+        return (f"the source names one of the hypothesis's own refs ({cited}): rereading it tests nothing; name "
+                "what settled it, e.g. 'user statement on 2026-11-29' or 'measured on 2026-11-28: …'")
     if appeal := _WALKER_APPEAL.search(source):
         return (f"“{appeal.group(0)}” is the hypothesis vouching for itself; name what settled it, e.g. "
                 "'user statement on 2026-11-29' or 'measured on 2026-11-28: …'")
@@ -94,6 +101,29 @@ _WALKER_APPEAL = re.compile(r"\b(?:walker|auto-?walk|(?:the |this |a )?hypothes[
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2} (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{4}\b|"
                    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w* \d{1,2},? \d{4}\b", re.IGNORECASE)
 _URL = re.compile(r"\bhttps?://\S+", re.IGNORECASE)
+
+
+def restated(statement: str, record: StoredRecord) -> str | None:
+    """Why ``statement`` is no conclusion in the reviewer's words (§13.1), or None: the hypothesis's claim copied
+    (whole, or a long run of it), or a hedge. A conclusion says what holds; a guess stays a hypothesis."""
+    said, claim = _plain(statement), _plain(record.record.claim)
+    whole = word_count(said) >= 4 and said in claim  # "It holds." is in no claim; four words of one are a copy
+    if said and (whole or SequenceMatcher(None, said, claim, autojunk=False).ratio() >= COPIED):
+        return "the statement repeats the hypothesis's claim; say what you found, in your own words"
+    if hedge := _HEDGE.search(statement):
+        return (f"“{hedge.group(0)}” hedges: a conclusion says what holds. If it is still a guess, leave the "
+                "hypothesis active; if it is wrong, reject it")
+    return None
+
+
+COPIED = 0.9  # this close to the claim, character for character (difflib's ratio), is the claim copied
+# "may" unless it is the month ("in May", "May 3"); "could" is left out: "it could not heat" says what happened.
+_HEDGE = re.compile(r"(?<!\bin )\bmay\b(?!\s+\d)|\b(?:might|perhaps|possibly|probably|maybe|seems?|appears? to|likely)\b|"
+                    r"可能|也许|或许|大概|似乎|好像", re.IGNORECASE)
+
+
+def _plain(text: str) -> str:
+    return " ".join(re.sub(r"[“”\"'‘’`*_]", "", text).lower().split())
 
 
 # --- the four exits, and mute --------------------------------------------------------
@@ -114,7 +144,7 @@ def discharge(store: PoolStore, inbox_folder: str, record_id: str, *, source: st
         record = find(store, record_id)
         if record.record.status not in ("active", "muted"):
             raise LifecycleError(f"{record.id} is {record.record.status}; only active or muted hypotheses discharge")
-        why = laundering(source, record)
+        why = laundering(source, record) or restated(statement, record)
         if why:
             raise LifecycleError(f"{record.id}: {why}")
         earlier = [n for n in conclusions(store.vault, inbox_folder).get(record.id, []) if started_here(store, record.id, n)]
