@@ -82,8 +82,11 @@ def laundering(source: str, record: StoredRecord) -> str | None:
         return ("the source names only the hypothesis or its refs; name the real evidence, e.g. "
                 "'user statement on 2026-11-29' or the observation that settled it")
     lowered = source.lower()
-    if cited := next((ref for ref in record.record.supporting_refs if Ref.parse(ref.lower()).path.removesuffix(".md")
-                      in lowered), None):
+    def cites(ref: str) -> bool:  # the ref's file, or a link to it: a title alone ("at home") is just a word
+        path = Ref.parse(ref.lower()).path
+        return path in lowered or f"[[{path.removesuffix('.md')}" in lowered
+
+    if cited := next((ref for ref in record.record.supporting_refs if cites(ref)), None):
         return (f"the source names one of the hypothesis's own refs ({cited}): rereading it tests nothing; name "
                 "what settled it, e.g. 'user statement on 2026-11-29' or 'measured on 2026-11-28: …'")
     if appeal := _WALKER_APPEAL.search(source):
