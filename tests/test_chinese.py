@@ -90,11 +90,12 @@ def test_every_note_of_the_chinese_vault_can_seed_a_walk():
     assert cannot == []
 
 
-def test_three_weekly_runs_keep_a_missing_link_and_an_answer_quoted_in_whole_chinese_sentences(walked_zh):
+def test_three_weekly_runs_keep_the_planted_pairs_quoted_in_whole_chinese_sentences(walked_zh):
     records = {r.data["title"]: r.data for r in PoolStore(walked_zh).records("active")}
-    kinds = {data["kind"]: title for title, data in records.items()}
-    assert kinds.get("missing-link") == "免揉面包 ↔ 手擀面醒面"  # 面筋 and 水合, in two notes that never link
-    assert kinds.get("answer") == "缓存过期策略 ↔ 缓存雪崩"  # why the database floods when the cache expires at night
+    assert records["免揉面包 ↔ 手擀面醒面"]["kind"] == "missing-link"  # 面筋 and 水合, in two notes that never link
+    # The question "why does the database flood when the cache expires at night?" and the note that explains it: kept,
+    # but through the strongest thread the two notes share (缓存, 命中), as a missing link, not as its answer.
+    assert "缓存过期策略 ↔ 缓存雪崩" in records
     for data in records.values():
         for ref, passage in zip(data["supporting_refs"], data["passages"]):
             assert passage.endswith(("。", "！", "？")), passage  # whole sentences
@@ -110,9 +111,9 @@ def test_a_word_in_two_senses_and_a_repeated_diary_line_are_never_kept(walked_zh
 
 
 def test_a_chinese_turn_that_wonders_about_a_record_surfaces_it_and_one_that_decides_does_not(walked_zh):
-    (answer,) = [r for r in PoolStore(walked_zh).records("active") if r.data["kind"] == "answer"]
-    wondering = surface(walked_zh, "我一直在琢磨，为什么缓存一到凌晨集体过期，数据库就被打满了？", "auto")
-    assert [e["id"] for e in wondering.surfaced] == [answer.id], wondering.silent_reason
+    (cache,) = [r for r in PoolStore(walked_zh).records("active") if r.data["title"] == "缓存过期策略 ↔ 缓存雪崩"]
+    wondering = surface(walked_zh, "我一直在琢磨，缓存没命中的时候请求都涌向数据库，是不是同一个问题？", "auto")
+    assert [e["id"] for e in wondering.surfaced] == [cache.id], wondering.silent_reason
     deciding = surface(walked_zh, "今天必须决定：缓存过期时间设成多少？", "auto")
     assert deciding.surfaced == [] and "convergent" in deciding.silent_reason
 

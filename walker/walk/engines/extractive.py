@@ -140,17 +140,12 @@ class ExtractiveEngine:
         # words are a mention, not a thread between the two passages.
         titles_a, titles_b = quotable.titles(a.path), quotable.titles(b.path)
         linked = titles_a[1:] + titles_b[1:]
-        pairs = _passage_pairs(quotable, a.path, b.path, (titles_b[:1] + linked, titles_a[:1] + linked), passages)
-        # The strongest thread, unless a thread runs from a question to a passage that may answer it: an open question
-        # is what a walk most wants to answer.
-        asked = [p for p in pairs if is_question(p[0][0]) != is_question(p[1][0])]
-        chosen = (asked or pairs)[:1]
-        return self._candidate(context, quotable, a, b, chosen[0]) if chosen else None
-
-    def _candidate(self, context: WalkContext, quotable: Propositions, a: InventoryEntry, b: InventoryEntry,
-                   passages: tuple[tuple[str, str], tuple[str, str], float, set[str]]) -> Candidate | None:
-        """The candidate one pair of passages makes, if any."""
-        (text_a, ref_a), (text_b, ref_b), specific, rare = passages
+        # The strongest thread. (Preferring a pair that runs from a question, tried once, kept more answers on the dev
+        # vaults, mostly to rhetorical questions; the blind labels already had answers as the riskiest kind.)
+        best = _best_passages(quotable, a.path, b.path, (titles_b[:1] + linked, titles_a[:1] + linked), passages)
+        if best is None:
+            return None
+        (text_a, ref_a), (text_b, ref_b), specific, rare = best
         first, second = (a, b), (b, a)
         if is_question(text_b) and not is_question(text_a):  # the question is the first end of an answer
             (text_a, ref_a), (text_b, ref_b), (first, second) = (text_b, ref_b), (text_a, ref_a), (second, first)
@@ -317,10 +312,9 @@ class Propositions:
         return Sentence(text, weights, _stems(text))
 
 
-def _passage_pairs(quotable: Propositions, a: str, b: str, titles: tuple[list[frozenset[str]], list[frozenset[str]]],
-                   only: tuple[str, str] | None = None) -> list[tuple[tuple[str, str], tuple[str, str], float, set[str]]]:
-    """The pairs of passages, one in each note, that share the strongest threads of rare words (two or more), and
-    those words, strongest first.
+def _best_passages(quotable: Propositions, a: str, b: str, titles: tuple[list[frozenset[str]], list[frozenset[str]]],
+                   only: tuple[str, str] | None = None) -> tuple[tuple[str, str], tuple[str, str], float, set[str]] | None:
+    """The passage in each note that share the strongest thread of rare words (two or more), and those words.
 
     ``titles``, for each side: the titles whose words, when a passage says all of them, mention another note.
     ``only`` pins the two passages (their text stands for the notes' own paragraphs).
@@ -334,14 +328,19 @@ def _passage_pairs(quotable: Propositions, a: str, b: str, titles: tuple[list[fr
 
     first = [(q, threadable(q, titles[0])) for q in (pinned(a, only[0]) if only else quotable(a))]
     second = [(q, threadable(q, titles[1])) for q in (pinned(b, only[1]) if only else quotable(b))]
-    found: list[tuple[float, int, Quotable, Quotable, set[str]]] = []
+    best: tuple[float, Quotable, Quotable, set[str]] | None = None
     for qa, words_a in first:
         for qb, words_b in second:
             shared = words_a.keys() & words_b.keys()
-            if len(shared) >= THREAD_WORDS:
-                found.append((sum(min(words_a[w], words_b[w]) for w in shared), -len(found), qa, qb, set(shared)))
-    return [((qa.quote(shared), qa.ref), (qb.quote(shared), qb.ref), strength, shared)
-            for strength, _, qa, qb, shared in sorted(found, key=lambda f: f[:2], reverse=True)]
+            if len(shared) < THREAD_WORDS:
+                continue
+            strength = sum(min(words_a[w], words_b[w]) for w in shared)
+            if best is None or strength > best[0]:
+                best = (strength, qa, qb, set(shared))
+    if best is None:
+        return None
+    strength, qa, qb, shared = best
+    return (qa.quote(shared), qa.ref), (qb.quote(shared), qb.ref), strength, shared
 
 
 def _one_subject(closeness: float, same_folder: bool) -> bool:
