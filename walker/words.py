@@ -116,6 +116,14 @@ def _simplified(text: str) -> str:
     return text.translate(SIMPLIFIED_MAP)
 
 
+_WIDE_SPACE = re.compile(r"(?<=[。！？；，：、])\s+")  # Chinese writes no space after its punctuation
+
+
+def normal(text: str) -> str:
+    """Lower case, quotes and emphasis marks removed, spaces collapsed: for finding a phrase in a passage."""
+    return " ".join(_WIDE_SPACE.sub("", re.sub(r"[“”\"'‘’`*_]", "", text)).lower().split())
+
+
 def has_cjk(text: str) -> bool:
     return not text.isascii() and bool(_CJK.search(text))
 

@@ -167,7 +167,14 @@ def _drop_tags(text: str) -> str:
     return re.sub(r"(?:(?<=\s)|^)" + TAG_RE.pattern, drop, text)
 
 
-_WIDE_ENDS = ("。", "！", "？", "；", "”", "」", "』", "）")
+WIDE_STOPS = "。！？；"  # how a sentence of Chinese or Japanese ends (before any closing quote)
+CLOSERS = "”’」』）\"')"
+
+
+def ends_wide(text: str) -> bool:
+    """Whether a sentence ends as Chinese and Japanese end one: the next is written with no space before it."""
+    return text.rstrip(CLOSERS).endswith(tuple(WIDE_STOPS))
+
 _COMPLETE = re.compile(r"[.!?…。！？；][\"'”’)*_」』）]*$")  # a sentence that ends as a sentence does
 _GAP = re.compile(r"\s[,.](?:\s|$)")
 _TWO_LETTERS = re.compile(r"[^\W\d_]{2}")  # a word, not a number or a symbol
@@ -251,7 +258,7 @@ def sentences(text: str) -> list[str]:
 def join_sentences(parts: list[str] | tuple[str, ...]) -> str:
     """Sentences written one after another, as ``sentences`` took them apart: a space after a sentence of an
     alphabetic script, none after 。！？； (Chinese and Japanese write none)."""
-    return "".join(part if not at or parts[at - 1].endswith(_WIDE_ENDS) else f" {part}" for at, part in enumerate(parts))
+    return "".join(part if not at or ends_wide(parts[at - 1]) else f" {part}" for at, part in enumerate(parts))
 
 
 def strip_tags(text: str) -> str:

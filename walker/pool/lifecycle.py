@@ -29,7 +29,7 @@ from walker.pool.records import (
 )
 from walker.pool.store import PoolStore, StoredRecord, read_record
 from walker.refs import Ref
-from walker.words import word_count
+from walker.words import normal, word_count
 
 LAUNDERING_FILLER = frozenset(
     "the a an this that its it hypothesis hypotheses refs ref references reference supporting corpus note notes "
@@ -109,7 +109,7 @@ _URL = re.compile(r"\bhttps?://\S+", re.IGNORECASE)
 def restated(statement: str, record: StoredRecord) -> str | None:
     """Why ``statement`` is no conclusion in the reviewer's words (§13.1), or None: the hypothesis's claim copied
     (whole, or a long run of it), or a hedge. A conclusion says what holds; a guess stays a hypothesis."""
-    said, claim = _plain(statement), _plain(record.record.claim)
+    said, claim = normal(statement), normal(record.record.claim)
     whole = word_count(said) >= 4 and said in claim  # "It holds." is in no claim; four words of one are a copy
     if said and (whole or SequenceMatcher(None, said, claim, autojunk=False).ratio() >= COPIED):
         return "the statement repeats the hypothesis's claim; say what you found, in your own words"
@@ -123,10 +123,6 @@ COPIED = 0.9  # this close to the claim, character for character (difflib's rati
 # "may" unless it is the month ("in May", "May 3"); "could" is left out: "it could not heat" says what happened.
 _HEDGE = re.compile(r"(?<!\bin )\bmay\b(?!\s+\d)|\b(?:might|perhaps|possibly|probably|maybe|seems?|appears? to|likely)\b|"
                     r"可能|也许|或许|大概|似乎|好像", re.IGNORECASE)
-
-
-def _plain(text: str) -> str:
-    return " ".join(re.sub(r"[“”\"'‘’`*_]", "", text).lower().split())
 
 
 # --- the four exits, and mute --------------------------------------------------------

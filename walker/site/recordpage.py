@@ -7,7 +7,7 @@ import re
 
 from walker.corpus import Corpus
 from walker.corpus.resolve import span
-from walker.corpus.text import Paragraph, read_paragraphs
+from walker.corpus.text import CLOSERS, WIDE_STOPS, Paragraph, ends_wide, read_paragraphs
 from walker.pool.records import KIND_WORDS, REVIEWER_HEADING, Hypothesis, NoteworthyEntry
 from walker.pool.store import POOL, StoredRecord
 from walker.refs import Ref, heading_label
@@ -95,9 +95,6 @@ def _reviewer_notes(record: StoredRecord, source: str, page: str, links: SiteLin
     return links.convert(as_obsidian_shows(notes, titled=True), source, page)
 
 
-_WIDE_ENDS = "。！？；”’」』）"
-
-
 def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks, passage: str,
               thread: list[str], read: dict[str, list[Paragraph]]) -> list[str]:
     """A cited passage: a link to it, and its excerpt with the sentence the walk quoted from it (the record's
@@ -116,7 +113,7 @@ def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks, passage: st
     if quoted and as_text(quoted) in excerpt:
         # A closing == between 。 and a Chinese character is not read as one: Chinese full stops stay outside the mark.
         marked = as_text(quoted)
-        inner = marked.rstrip(_WIDE_ENDS) or marked
+        inner = marked.rstrip(WIDE_STOPS + CLOSERS) if ends_wide(marked) else marked
         excerpt = excerpt.replace(marked, f"=={inner}=={marked[len(inner):]}", 1)
     for word in thread:
         # An English word in its other forms, between word boundaries; a Chinese one wherever it stands (no spaces).

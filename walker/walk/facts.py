@@ -10,7 +10,7 @@ import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from walker.similarity import PLAIN_WORDS, TextIndex, stem
-from walker.words import words, zipf
+from walker.words import normal, words, zipf
 
 QUOTED = re.compile(r"[“\"]([^”\"]{3,})[”\"]")
 
@@ -41,14 +41,6 @@ def absent_facts(claim: str, haystack: str, titles: set[str], index: TextIndex) 
     if prior and not _CONCLUDES.search(haystack):
         return f"speaks of a conclusion no cited passage records: “{prior.group(0)}”"
     return None
-
-
-_WIDE_SPACE = re.compile(r"(?<=[。！？；，：、])\s+")  # Chinese writes no space after its punctuation
-
-
-def normal(text: str) -> str:
-    """Lower case, quotes and emphasis marks removed, spaces collapsed: for finding a phrase in a passage."""
-    return " ".join(_WIDE_SPACE.sub("", re.sub(r"[“”\"'‘’`*_]", "", text)).lower().split())
 
 
 _PROTOCOL_TERMS = re.compile(r"\bauto-?walk\b|\bauto-?dream\b|\bcritic gate\b|\bhypothesis pool\b|\bwalker\b",
