@@ -25,8 +25,8 @@ WORMS_SAYS = "Food piles up faster than the worms can process it, the bin heats 
 
 
 @pytest.fixture(scope="module")
-def ws():
-    return Workspace.open(SAMPLE_VAULT)
+def ws(sample_vault):
+    return Workspace.open(sample_vault)
 
 
 def context_for(ws, seed, *far):

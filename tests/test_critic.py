@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-from conftest import SAMPLE_VAULT
 
 from walker.cli import main
 from walker.walk import critic
@@ -47,8 +46,8 @@ GOOD = Candidate(
 
 
 @pytest.fixture(scope="module")
-def ctx():
-    ws = Workspace.open(SAMPLE_VAULT)
+def ctx(sample_vault):
+    ws = Workspace.open(sample_vault)
     return CriticContext(ws.corpus, ws.index, {STARTER, BACKPRESSURE, "Garden/Compost.md"}, [])
 
 
@@ -260,13 +259,13 @@ def test_every_rule_has_five_bad_and_five_good_cases():
         assert len(CASES[name]["bad"]) >= 5 and len(CASES[name]["good"]) >= 5, name
 
 
-def test_walker_critique_names_each_rule_on_a_file_of_paraphrases(tmp_path):
+def test_walker_critique_names_each_rule_on_a_file_of_paraphrases(tmp_path, sample_vault):
     """What a reviewer runs: every bad case rejected for its own rule, every good counterpart kept."""
     cases = [(rule, verdict, case) for rule, both in CASES.items() if rule not in ("refs-not-retrieved", "duplicate-of-pool")
              for verdict in ("bad", "good") for case in both[verdict]]
     records = [{"id": f"{rule}/{verdict}/{n}", **from_case(case)[0].as_dict()} for n, (rule, verdict, case) in enumerate(cases)]
     (tmp_path / "candidates.yaml").write_text(yaml.safe_dump(json.loads(json.dumps(records)), allow_unicode=True), encoding="utf-8")
-    result = CliRunner().invoke(main, ["critique", str(tmp_path / "candidates.yaml"), str(SAMPLE_VAULT), "--json"])
+    result = CliRunner().invoke(main, ["critique", str(tmp_path / "candidates.yaml"), str(sample_vault), "--json"])
     assert result.exit_code == 0, result.output
     for verdict in json.loads(result.output)["verdicts"]:
         rule, expected, _ = verdict["id"].split("/")

@@ -14,14 +14,14 @@ from walker.cli import main
 WALKER = shutil.which("walker") or str(Path(sys.executable).with_name("walker"))  # the command a user runs
 
 
-def test_a_bug_prints_one_line_naming_a_crash_log_and_exits_3(tmp_path, monkeypatch):
+def test_a_bug_prints_one_line_naming_a_crash_log_and_exits_3(tmp_path, monkeypatch, sample_vault):
     monkeypatch.setenv("WALKER_CACHE_DIR", str(tmp_path / "cache"))
 
     def broken(*args, **kwargs):
         raise RuntimeError("a bug in walker")
 
     monkeypatch.setattr("walker.graph.vault_summary", broken)
-    result = CliRunner().invoke(main, ["scan", str(SAMPLE_VAULT)])
+    result = CliRunner().invoke(main, ["scan", str(sample_vault)])
     assert result.exit_code == 3
     (line,) = result.output.strip().splitlines()
     assert "RuntimeError: a bug in walker" in line and "Traceback" not in result.output

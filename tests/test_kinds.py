@@ -6,7 +6,7 @@ import re
 import pytest
 import yaml
 from click.testing import CliRunner
-from conftest import REAL_VAULTS, SAMPLE_VAULT, copy_vault_files, write_vault
+from conftest import SAMPLE_VAULT, copy_vault_files, real_vault, write_vault
 
 from walker.cli import main
 from walker.walk.critic import CriticContext
@@ -27,8 +27,8 @@ from walker.workspace import Workspace
 
 
 @pytest.fixture(scope="module")
-def ws():
-    return Workspace.open(SAMPLE_VAULT)
+def ws(sample_vault):
+    return Workspace.open(sample_vault)
 
 
 def _context(ws, a, b):
@@ -135,12 +135,12 @@ def test_disconfirm_if_is_false_for_a_good_example_and_true_for_a_bad_one(ws, ki
 ])
 def test_words_about_knowing_are_no_thread(vault, a, b):
     """Two authors saying they understood or recognised something share words about knowing, not a subject."""
-    assert kept(Workspace.open(REAL_VAULTS / vault), a, b) is None
+    assert kept(Workspace.open(real_vault(vault)), a, b) is None
 
 
 def test_a_pair_whose_subject_has_a_note_of_its_own_is_no_discovery():
     """Both passages are about invalid dates, and the vault has a note of that name: it already gathers them."""
-    demo = Workspace.open(REAL_VAULTS / "tasks-demo")
+    demo = Workspace.open(real_vault("tasks-demo"))
     assert "Invalid Dates" in {note.title for note in demo.corpus.notes.values()}
     assert hypothesis(demo, "Manual Testing/Invalid dates with Sorting and Grouping.md",
                       "Manual Testing/Recurrence handling invalid dates.md") is None

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 from click.testing import CliRunner
-from conftest import REAL_VAULTS, SAMPLE_VAULT, copy_vault_files, write_vault
+from conftest import SAMPLE_VAULT, copy_vault_files, real_vault, write_vault
 
 from walker.cli import main
 from walker.corpus.parse import parse_note
@@ -100,7 +100,7 @@ def test_recent_seeds_follow_now_and_ignore_copied_file_times(tmp_path):
 def test_a_copied_vault_without_dates_still_has_forgotten_seeds(tmp_path):
     """No property or file time says when a note was last read; its few links still say nobody comes back to it."""
     vault = tmp_path / "docs"
-    shutil.copytree(REAL_VAULTS / "obsidian-tasks-docs", vault)
+    shutil.copytree(real_vault("obsidian-tasks-docs"), vault)
     for path in vault.rglob("*.md"):
         os.utime(path, ns=(1_800_000_000 * 10**9, 1_800_000_000 * 10**9))
     seeds = json.loads(cli("seeds", vault, "--now", "2026-12-03T07:50:00", "--json").output)

@@ -1,9 +1,10 @@
-"""The two real vaults in tests/fixtures/vaults, written by other people."""
+"""The two real vaults by other people, read from outside the repository (conftest.real_vault:
+$WALKER_REAL_VAULTS, else shared/vaults beside the clone) and skipped where they are not."""
 
 import re
 
 import pytest
-from conftest import REAL_VAULTS
+from conftest import real_vault
 
 from walker.corpus import load_corpus
 from walker.graph import vault_summary
@@ -26,7 +27,7 @@ def code_lines(text):
 
 @pytest.fixture(scope="module")
 def tasks_docs():
-    root = REAL_VAULTS / "obsidian-tasks-docs"
+    root = real_vault("obsidian-tasks-docs")
     return root, load_corpus(root, use_cache=False)
 
 
@@ -60,7 +61,7 @@ def test_tasks_docs_links_resolve(tasks_docs):
 
 
 def test_tasks_demo_scans_with_its_odd_files():
-    root = REAL_VAULTS / "tasks-demo"
+    root = real_vault("tasks-demo")
     corpus = load_corpus(root, use_cache=False)
     extensions = {f.path.rsplit(".", 1)[-1] for f in corpus.attachments}
     assert {"canvas", "base", "pdf"} <= extensions

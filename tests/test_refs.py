@@ -3,7 +3,6 @@
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_VAULT
 
 from walker.corpus.resolve import span
 from walker.pool.store import StoredRecord
@@ -33,8 +32,8 @@ def test_a_link_target_splits_like_a_ref():
 
 
 @pytest.fixture(scope="module")
-def ws():
-    return Workspace.open(SAMPLE_VAULT)
+def ws(sample_vault):
+    return Workspace.open(sample_vault)
 
 
 @pytest.mark.parametrize("ref, alive", [

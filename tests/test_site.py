@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
-from conftest import REAL_VAULTS, ROOT, SAMPLE_VAULT, copy_vault_files, write_vault
+from conftest import ROOT, SAMPLE_VAULT, copy_vault_files, real_vault, write_vault
 
 from walker.site.build import build_site
 from walker.site.markdown_ext import sanitize
@@ -182,7 +182,7 @@ def test_top_level_mkdocs_yml_builds_sample_vault_strict(tmp_path):
 
 
 def test_site_build_on_a_walked_tasks_docs(tmp_path):
-    source = REAL_VAULTS / "obsidian-tasks-docs"
+    source = real_vault("obsidian-tasks-docs")
     vault = walked_copy(tmp_path, source=source, name="docs", walks=1)
     assert build_site(vault, tmp_path / "site").index.is_file()
     for name, html in html_outside_code(tmp_path / "site").items():
@@ -254,13 +254,13 @@ def test_evidence_marks_the_quoted_sentence_and_the_shared_words(built):
         assert "<strong>" in evidence
 
 
-def test_the_top_level_mkdocs_yml_keeps_in_step_with_walker_site_build(tmp_path):
+def test_the_top_level_mkdocs_yml_keeps_in_step_with_walker_site_build(tmp_path, sample_vault):
     import yaml as yamllib
 
     from walker.site.build import site_config
 
     written = yamllib.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
-    generated = site_config(SAMPLE_VAULT, tmp_path / "site")
+    generated = site_config(sample_vault, tmp_path / "site")
     assert written["theme"]["features"] == generated["theme"]["features"]
     assert written["markdown_extensions"] == generated["markdown_extensions"]
 

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 import pytest
 import yaml
 from click.testing import CliRunner
-from conftest import REAL_VAULTS, SAMPLE_VAULT, copy_vault_files, write_vault
+from conftest import SAMPLE_VAULT, copy_vault_files, real_vault, write_vault
 
 from walker.cli import main
 from walker.corpus import Resolver, load_corpus
@@ -149,7 +149,7 @@ def test_a_seed_that_infers_a_sensitive_attribute_is_refused(sample):
     assert not (sample / "walks" / "active").exists() or not any((sample / "walks" / "active").iterdir())
 
 
-def test_rejects_candidates_without_refs_and_with_absent_facts(tmp_path):
+def test_rejects_candidates_without_refs_and_with_absent_facts(tmp_path, sample_vault):
     candidates = tmp_path / "candidates.yaml"
     candidates.write_text(yaml.safe_dump([
         {"id": "no-refs", "claim": "Starters and queues both fail when fed faster than they can work through it.",
@@ -164,7 +164,7 @@ def test_rejects_candidates_without_refs_and_with_absent_facts(tmp_path):
          "impact_reason": "these two notes are not linked yet", "confidence": "low",
          "grounding": {"rare_terms": ["faster"]}},
     ]))
-    result = CliRunner().invoke(main, ["critique", str(candidates), str(SAMPLE_VAULT), "--json"])
+    result = CliRunner().invoke(main, ["critique", str(candidates), str(sample_vault), "--json"])
     assert result.exit_code == 0, result.output
     verdicts = {v["id"]: v for v in json.loads(result.output)["verdicts"]}
     assert not verdicts["no-refs"]["accepted"] and "no-refs" in verdicts["no-refs"]["rules"]
@@ -172,10 +172,10 @@ def test_rejects_candidates_without_refs_and_with_absent_facts(tmp_path):
     assert set(verdicts["invented"]) >= {"id", "accepted", "noteworthy", "rules"}
 
 
-def test_critique_bad_file(tmp_path):
+def test_critique_bad_file(tmp_path, sample_vault):
     bad = tmp_path / "bad.yaml"
     bad.write_text("just: a mapping\n")
-    result = CliRunner().invoke(main, ["critique", str(bad), str(SAMPLE_VAULT)])
+    result = CliRunner().invoke(main, ["critique", str(bad), str(sample_vault)])
     assert result.exit_code == 2 and "list of candidate records" in result.output
 
 
@@ -206,7 +206,7 @@ def test_walk_cli_and_pool_commands(sample):
 
 
 def test_walk_on_tasks_docs(tmp_path):
-    source = REAL_VAULTS / "obsidian-tasks-docs"
+    source = real_vault("obsidian-tasks-docs")
     vault = copy_vault_files(source, tmp_path / "docs")
     result = walk(vault, random_seed=3)
     assert "## Candidate associations" in result.report

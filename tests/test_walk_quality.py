@@ -2,7 +2,6 @@
 the notes of each note's genre), pairs the vault already explains, and the one score that decides what a walk keeps."""
 
 import re
-import shutil
 
 import pytest
 from click.testing import CliRunner
@@ -17,8 +16,8 @@ from walker.workspace import Workspace
 
 
 @pytest.fixture(scope="module")
-def ws():
-    return Workspace.open(SAMPLE_VAULT)
+def ws(sample_vault):
+    return Workspace.open(sample_vault)
 
 
 def test_two_notes_whose_titles_share_a_word_in_two_senses_are_never_kept(ws):
@@ -48,7 +47,7 @@ def test_one_announcement_repeated_in_two_newsletters_is_never_kept(ws):
 
 def test_three_weekly_runs_of_the_sample_vault_keep_three_kinds(tmp_path):
     vault = tmp_path / "vault"
-    shutil.copytree(SAMPLE_VAULT, vault)
+    copy_vault_files(SAMPLE_VAULT, vault)
     runner = CliRunner()
     assert runner.invoke(main, ["init", str(vault)]).exit_code == 0
     for day in ("2026-12-04", "2026-12-11", "2026-12-18"):

@@ -5,7 +5,7 @@ from datetime import datetime
 
 import pytest
 from click.testing import CliRunner
-from conftest import REAL_VAULTS, SAMPLE_VAULT, copy_vault_files, write_vault
+from conftest import SAMPLE_VAULT, copy_vault_files, real_vault, write_vault
 
 from walker.cli import main
 from walker.seeds import candidate_seeds, choose_seed
@@ -44,13 +44,13 @@ def assert_far_is_far(ws, result):
 
 
 @pytest.fixture(scope="module")
-def sample():
-    return Workspace.open(SAMPLE_VAULT)
+def sample(sample_vault):
+    return Workspace.open(sample_vault)
 
 
 @pytest.fixture(scope="module")
 def tasks_docs():
-    root = REAL_VAULTS / "obsidian-tasks-docs"
+    root = real_vault("obsidian-tasks-docs")
     return Workspace.open(root)
 
 
@@ -229,13 +229,13 @@ def test_vault_without_links(tmp_path):
     assert any("no links" in m for m in result.notes)
 
 
-def test_unknown_note_suggests(sample):
-    result = CliRunner().invoke(main, ["neighbors", "Sourdough Starte", str(SAMPLE_VAULT)])
+def test_unknown_note_suggests(sample_vault):
+    result = CliRunner().invoke(main, ["neighbors", "Sourdough Starte", str(sample_vault)])
     assert result.exit_code == 2 and "Sourdough Starter" in result.output
 
 
-def test_neighbors_json_contract():
-    result = CliRunner().invoke(main, ["neighbors", "Backpressure", str(SAMPLE_VAULT), "--json", "--random-seed", "3"])
+def test_neighbors_json_contract(sample_vault):
+    result = CliRunner().invoke(main, ["neighbors", "Backpressure", str(sample_vault), "--json", "--random-seed", "3"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert set(data["seed"]) >= {"path", "proposition"}
@@ -244,8 +244,8 @@ def test_neighbors_json_contract():
             assert set(item) >= {"path", "ref", "distance", "similarity", "shared_tags", "reason"}
 
 
-def test_seeds_json():
-    result = CliRunner().invoke(main, ["seeds", str(SAMPLE_VAULT), "--json", "--now", "2026-11-30T07:00"])
+def test_seeds_json(sample_vault):
+    result = CliRunner().invoke(main, ["seeds", str(sample_vault), "--json", "--now", "2026-11-30T07:00"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["open-question"][0]["path"] == "Questions.md"

@@ -7,12 +7,14 @@ score is fitted on (fit.py): the figures describe the fit, not how it generalise
 homonym survivors and recall of useful pairs, per vault and overall. A pair whose notes already
 link is counted apart and not scored: a walk's roam never pairs them, whatever their label.
 
-    python bench/quality/run.py [--vaults DIR]   (DIR holds the two real vaults; default tests/fixtures/vaults)
+    python bench/quality/run.py [--vaults DIR]   (DIR holds the two real vaults; default $WALKER_REAL_VAULTS,
+                                                 else shared/vaults beside the clone, as for the tests)
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -49,7 +51,8 @@ def kept(ws: Workspace, a: str, b: str, texts: tuple[str, str]) -> Candidate | N
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--vaults", type=Path, default=ROOT / "tests" / "fixtures" / "vaults")
+    parser.add_argument("--vaults", type=Path,
+                        default=Path(os.environ.get("WALKER_REAL_VAULTS") or ROOT.parent / "shared" / "vaults"))
     args = parser.parse_args()
     pairs = yaml.safe_load((HERE / "labels.yaml").read_text(encoding="utf-8"))
     places = {"sample-vault": ROOT / "sample-vault"}
