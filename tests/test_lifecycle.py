@@ -396,7 +396,7 @@ def test_leave_keeps_the_entry_and_run_archives_records_whose_refs_died(walked):
 
 def test_the_inbox_a_vault_already_has_is_used(tmp_path):
     from walker.config import load_settings
-    from walker.inbox import _title
+    from walker.inbox import note_title
 
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
     (vault / "06 - Inbox").mkdir()
@@ -404,8 +404,8 @@ def test_the_inbox_a_vault_already_has_is_used(tmp_path):
     assert cli("init", vault).exit_code == 0
     assert 'inbox_folder = "06 - Inbox"' in (vault / "walker.toml").read_text()
     long = "The Google Effect is the argument for a shared memory that nobody owns and everybody reads daily. More."
-    assert _title(long) == "The Google Effect is the argument for a shared memory that nobody owns and…"
-    assert _title("Short and whole. Then more.") == "Short and whole"
+    assert note_title(long) == "The Google Effect is the argument for a shared memory that"  # cut at a word, no "…"
+    assert note_title("Short and whole. Then more.") == "Short and whole"
 
 
 def test_an_app_json_that_points_outside_the_vault_is_not_the_inbox(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import json
 import logging
 import math
@@ -30,6 +31,22 @@ class Settings:
     max_note_mb: float = 5.0  # larger notes are listed and linkable, but not parsed
     workers: int = 0  # parse processes; 0 means one per core
     extra: dict[str, Any] = field(default_factory=dict)  # sections later stages read
+    warnings: tuple[str, ...] = ()  # what walker.toml holds that walker does not know (``unknown_settings``)
+
+
+# The tables of walker.toml and their keys, each read by ``table`` into a dataclass of the module that
+# uses it (a test keeps the two in step). Listed here so that walker.toml is checked when it is read,
+# without importing those modules (a chat hook reads walker.toml on every turn).
+TABLES: dict[str, tuple[str, ...]] = {
+    "wander": ("near", "middle", "far", "hub_factor", "hub_min_degree", "hubs", "recent_days", "forgotten_days",
+               "no_reuse_walks"),
+    "walk": ("engine", "max_hypotheses", "expires_after_walks"),
+    "run": ("site_dir",),
+    "surface": ("enabled", "match_auto", "match_pull", "applies", "never", "ignores_to_mute"),
+    "engine.llm": ("base_url", "model", "api_key_env", "timeout", "temperature", "max_tokens", "retries", "backoff"),
+}
+_NOT_SETTINGS = ("extra", "warnings")  # fields of Settings that no walker.toml key, variable or flag sets
+KEYS = tuple(f.name for f in dataclasses.fields(Settings) if f.name not in _NOT_SETTINGS)  # above any [table]
 
 
 def read_settings_file(path: Path, errors: str = "strict") -> str | None:
@@ -44,7 +61,10 @@ def read_settings_file(path: Path, errors: str = "strict") -> str | None:
         return None
 
 
-def load_settings(vault: Path, overrides: dict[str, Any] | None = None) -> Settings:
+def load_settings(vault: Path, overrides: dict[str, Any] | None = None, warn: bool = True) -> Settings:
+    """The vault's settings. What walker.toml holds that walker does not know is in ``warnings`` and,
+    unless ``warn`` is False (the caller reports them itself), logged once per process: a typo never
+    stops a command. ConfigError when the file cannot be read or a value is wrong."""
     values: dict[str, Any] = {}
     path = vault / CONFIG_FILE
     try:
@@ -56,7 +76,9 @@ def load_settings(vault: Path, overrides: dict[str, Any] | None = None) -> Setti
                           "Replace it with one, or delete it to use the defaults.") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: {exc}. Fix the file or delete it to use the defaults.") from exc
-    fields = {f.name: f for f in dataclasses.fields(Settings) if f.name != "extra"}
+    warnings = unknown_settings(values)
+    _tell(path, warnings, warn)  # before a wrong value stops the command: a typo may be its cause
+    fields = {f.name: f for f in dataclasses.fields(Settings) if f.name in KEYS}
     for name in fields:
         env = os.environ.get(f"WALKER_{name.upper()}")
         if env is not None:
@@ -66,10 +88,73 @@ def load_settings(vault: Path, overrides: dict[str, Any] | None = None) -> Setti
     if "inbox_folder" not in known and (found := find_inbox(vault)):
         known["inbox_folder"] = found
     extra = {k: v for k, v in values.items() if k not in fields}
-    settings = Settings(**known, extra=extra)
+    settings = Settings(**known, extra=extra, warnings=warnings)
     _check_ranges(settings)
     inbox_path(vault, settings.inbox_folder)
     return settings
+
+
+def unknown_settings(values: dict[str, Any]) -> tuple[str, ...]:
+    """What a parsed walker.toml holds that walker does not know, one message each, with the closest
+    known name: ``unknown key exlude (did you mean exclude?)``, ``unknown table [wandr] (did you mean
+    [wander]?)``."""
+    found: list[str] = []
+    for key, value in values.items():
+        if key in KEYS:
+            continue
+        if key in TABLES:
+            found += _unknown_keys(key, value)
+        elif isinstance(value, dict) and any(name.startswith(f"{key}.") for name in TABLES):  # [engine.…]
+            for sub, inner in value.items():
+                if f"{key}.{sub}" in TABLES:
+                    found += _unknown_keys(f"{key}.{sub}", inner)
+                else:
+                    found.append(_unknown(f"{key}.{sub}", inner, key))
+        else:
+            found.append(_unknown(key, value, None))
+    return tuple(found)
+
+
+def _unknown_keys(name: str, values: Any) -> list[str]:
+    if not isinstance(values, dict):
+        return []  # ``wander = 3``: a wrong value, which ``table`` reports when the table is read
+    return [_unknown(f"{name}.{key}", value, name) for key, value in values.items() if key not in TABLES[name]]
+
+
+def _unknown(dotted: str, value: Any, within: str | None) -> str:
+    """One unknown name: ``dotted`` is its full name, ``within`` the known table that holds it (if any)."""
+    key = dotted.rpartition(".")[2]
+    if isinstance(value, dict):  # a table: the known tables are the candidates, by full name or last part
+        names = {**{n.rpartition(".")[2]: n for n in TABLES}, **{n: n for n in TABLES}}
+        close = difflib.get_close_matches(dotted if within is None else key, names, n=1)
+        hint = f"did you mean [{names[close[0]]}]?" if close else "known: " + ", ".join(f"[{n}]" for n in TABLES)
+        return f"unknown table [{dotted}] ({hint})"
+    known = TABLES.get(within, ()) if within else KEYS  # [engine] itself holds only tables
+    where = f" in [{within}]" if within else ""
+    if within and key in KEYS:  # a top-level setting written below a [table] line belongs to that table
+        return f"unknown key {key}{where} ({key} is a top-level setting: move it above the first [table] line)"
+    if home := next((table for table, keys in TABLES.items() if key in keys and table != within), None):
+        return f"unknown key {key}{where} ({key} is a setting of [{home}]: move it below the [{home}] line)"
+    if close := difflib.get_close_matches(key, known, n=1):
+        return f"unknown key {key}{where} (did you mean {close[0]}?)"
+    if not known:
+        inner = ", ".join(f"[{n}]" for n in TABLES if n.startswith(f"{within}."))
+        return f"unknown key {key}{where} ([{within}] holds tables only: {inner})"
+    return f"unknown key {key}{where} (known: {', '.join(known)})"
+
+
+log = logging.getLogger("walker")
+_told: set[tuple[str, str]] = set()  # (walker.toml, message) already logged in this process
+
+
+def _tell(path: Path, warnings: tuple[str, ...], warn: bool) -> None:
+    """Log each warning once per process (load_settings runs several times in one command); with ``warn``
+    False, only remember them: the caller shows them itself."""
+    for message in warnings:
+        if (str(path), message) not in _told:
+            _told.add((str(path), message))
+            if warn:
+                log.warning("warning: %s: %s; walker ignores it", CONFIG_FILE, message)
 
 
 INBOX_NAME = re.compile(r"(?:\d+\s*[-_.]?\s*)?in-?box", re.IGNORECASE)  # Inbox, 00 Inbox, 06 - Inbox, _inbox
@@ -126,15 +211,13 @@ T = TypeVar("T")
 
 
 def table(cls: type[T], extra: dict[str, Any], name: str) -> T:
-    """A ``[name]`` table of walker.toml as the frozen dataclass ``cls``; unknown keys are an error."""
+    """A ``[name]`` table of walker.toml as the frozen dataclass ``cls``. A key it does not know is left
+    out: ``load_settings`` warned of it (a typo never stops a command). A wrong value is a ConfigError."""
     values = extra.get(name, {})
     if not isinstance(values, dict):
         raise ConfigError(f"walker.toml: [{name}] must be a table of settings")
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    unknown = sorted(set(values) - set(fields))
-    if unknown:
-        raise ConfigError(f"walker.toml [{name}]: unknown setting {', '.join(unknown)}; known: {', '.join(fields)}")
-    coerced = {k: _coerce(f"{name}.{k}", v, fields[k].type) for k, v in values.items()}
+    coerced = {k: _coerce(f"{name}.{k}", v, fields[k].type) for k, v in values.items() if k in fields}
     for key, value in coerced.items():
         low, high = fields[key].metadata.get("range", (None, None))
         if (low is not None and value < low) or (high is not None and value > high):
@@ -183,7 +266,6 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("walker"))
 
 
-log = logging.getLogger("walker")
 _warned: set[str] = set()  # cache folders already warned about in this process
 
 

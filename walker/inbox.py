@@ -7,13 +7,20 @@ hidden temporary file in the inbox, synced, and linked to its name (which fails
 when the name is taken, a symlink included); a full disk leaves nothing. A
 conclusion note states the fact in the reviewer's words; the hypothesis that
 inspired it is lineage (``inspired_by``), never its source (protocol §6.2.1).
+
+The note connects the notes the hypothesis cited, in Obsidian's own terms: each ref is a
+property whose whole value is one wikilink (so the Properties panel, the graph and backlinks
+show it), and its first line links them again, saying what the confirmation means for the
+kind of hypothesis. Its file name is the statement's first words, cut at a word (or, in
+Chinese, at a character) and free of what a file name or a link cannot hold.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+import unicodedata
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -23,12 +30,14 @@ from walker import safefile
 from walker.config import inbox_path
 from walker.corpus.properties import split_frontmatter
 from walker.errors import ConfigError, WalkerError
-from walker.pool.records import ref_link
+from walker.refs import Ref, heading_label
 from walker.safeyaml import refuse_aliases
+from walker.words import has_cjk, has_kana
 
 CONCLUSION_ID = re.compile(r"conclusion-(\d{4}-\d{2}-\d{2})-(\d{3,})")
 NOTE_LIMIT = safefile.MB  # a conclusion note is a few hundred bytes; a larger note is no conclusion
 TEMPORARY_PREFIX = safefile.TEMPORARY_PREFIX  # a note being written; hidden in Obsidian
+NAME_LIMIT = 60  # a file name's width in the file explorer: a Chinese character is two columns wide
 
 
 class InboxError(WalkerError):
@@ -44,6 +53,8 @@ class Conclusion:
     corroborating_refs: tuple[str, ...] = ()
     evidence: tuple[str, ...] = ()
     id: str = ""  # conclusion-YYYY-MM-DD-NNN; given by ``with_id`` (``capture`` gives one when it is empty)
+    kind: str = ""  # the hypothesis's kind (missing-link, duplicate, answer, tension, analogy); empty when unknown
+    merge_into: str = ""  # of a duplicate's refs, the note to keep; empty when the hypothesis did not say
 
 
 def with_id(vault: Path, folder: str, conclusion: Conclusion) -> Conclusion:
@@ -53,19 +64,98 @@ def with_id(vault: Path, folder: str, conclusion: Conclusion) -> Conclusion:
 
 def render(conclusion: Conclusion) -> str:
     """The text of the conclusion note, exactly as ``capture`` writes it."""
+    links = [wikilink(ref) for ref in conclusion.corroborating_refs]
     front = {
         "id": conclusion.id,
         "created": conclusion.created,
+        **({"kind": conclusion.kind} if conclusion.kind else {}),
         "source": conclusion.source,
-        # Wikilinks, so Obsidian's Properties panel opens the passages and the record.
-        "corroborating_refs": [ref_link(ref) for ref in conclusion.corroborating_refs],
+        # Each a whole-value wikilink: Obsidian's Properties panel opens the passages, and its graph and
+        # backlinks count the notes as linked.
+        "corroborating_refs": links,
         "inspired_by": f"[[{conclusion.inspired_by}]]",
         "tags": ["conclusion"],
     }
-    body = [conclusion.statement.strip(), ""]
+    chinese = _is_chinese(conclusion.statement)
+    # What the confirmation means comes first: the statement is the reviewer's Markdown, and a fence left
+    # open in it would turn everything after it into code, links included.
+    body = [meaning(conclusion, links, chinese), "", conclusion.statement.strip(), "",
+            f"**{'来源：' if chinese else 'Source:'}** {conclusion.source.strip()}", ""]
     if conclusion.evidence:
         body += ["## Evidence", "", *(f"- {e}" for e in conclusion.evidence), ""]
     return "---\n" + yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=100) + "---\n" + "\n".join(body)
+
+
+# What confirming each kind of hypothesis gives the user, in plain words: {a} and {b} are the two notes, as
+# links; a duplicate merges {other} into {into}. English, then Chinese (for a statement in Chinese).
+MEANING = {
+    "missing-link": (("missing link", "{a} and {b} are connected."),
+                     ("缺失链接", "{a}和{b}相互关联。")),
+    "duplicate": (("duplicate", "{a} and {b} are one note written twice: merge {other} into {into}."),
+                  ("重复", "{a}和{b}是同一篇笔记写了两遍：把{other}合并进{into}。")),
+    "answer": (("answer", "{b} answers the question in {a}."),
+               ("回答", "{b}回答了{a}里的问题。")),
+    "tension": (("tension", "{a} and {b} disagree: each needs to say when it holds."),
+                ("矛盾", "{a}和{b}说法相反：两篇都需要写明各自何时成立。")),
+    "analogy": (("analogy", "{a} and {b} describe one mechanism in two fields."),
+                ("类比", "{a}和{b}在两个领域里描述同一种机制。")),
+}
+UNDIRECTED_MERGE = ("merge one into the other", "把其中一篇合并进另一篇")
+
+
+def meaning(conclusion: Conclusion, links: Sequence[str], chinese: bool = False) -> str:
+    """The note's first line: what the confirmation means for its kind, with a link to each note."""
+    refs = conclusion.corroborating_refs
+    if conclusion.kind not in MEANING or len(links) != 2:
+        return ("**已确认。** 相关笔记：" + "、".join(links) if chinese else "**Confirmed.** Notes: " + ", ".join(links))
+    name, line = MEANING[conclusion.kind][chinese]
+    a, b = links
+    into, other = (a, b) if conclusion.merge_into == refs[0] else (b, a)
+    if conclusion.kind == "duplicate" and conclusion.merge_into not in refs:
+        english, zh = UNDIRECTED_MERGE
+        line = line.replace("merge {other} into {into}", english).replace("把{other}合并进{into}", zh)
+    text = line.format(a=a, b=b, into=into, other=other)
+    return f"**已确认的{name}：**{text}" if chinese else f"**Confirmed {name}:** {text}"
+
+
+def wikilink(ref: str) -> str:
+    """A ref as one wikilink Obsidian resolves, fit to be the whole value of a property: the note by its
+    path, the heading or block the ref names as the subpath, and its title (› the place) shown. A line
+    range, which no link can open, links the note and names the lines in the text shown. A path no
+    wikilink can hold (``#``, ``|``, ``%%``, ``[[`` or ``]]`` in it) stays the plain ref."""
+    parsed = Ref.parse(ref)
+    stem, title = parsed.path.removesuffix(".md"), parsed.title
+    if _UNLINKABLE.search(stem):
+        return ref
+    subpath, place = "", ""
+    if (lines := parsed.lines) is not None:
+        first, last = lines
+        return f"[[{stem}|{_shown(title)}, " + (f"line {first}]]" if first == last else f"lines {first}–{last}]]")
+    if (block := parsed.block) is not None:
+        if _BLOCK_ID.fullmatch(block):
+            subpath, place = "#^" + block, block.replace("-", " ")
+    elif parsed.anchor:
+        # Obsidian's stripHeadingForLink, and brackets too: the heading still matches, since Obsidian
+        # compares headings with all of these read as spaces (reference/obsidian-syntax.md §8.1).
+        parts = [" ".join(_HEADING_UNSAFE.sub(" ", part).split()) for part in parsed.anchor.split("#")]
+        if parts := [part for part in parts if part]:
+            subpath, place = "#" + "#".join(parts), heading_label(parsed.anchor)
+    shown = title if not place or place.lower() == title.lower() else f"{title} › {place}"
+    return f"[[{stem}{subpath}|{_shown(shown)}]]"
+
+
+_UNLINKABLE = re.compile(r"[#|\n]|\[\[|]]|%%")
+_HEADING_UNSAFE = re.compile(r"%%|[:#|^\\\[\]\r\n]")
+_BLOCK_ID = re.compile(r"[A-Za-z0-9-]+")
+
+
+def _shown(text: str) -> str:
+    """A link's text, free of what would end the link, split it or open a comment."""
+    return " ".join(re.sub(r"[\[\]|]|%%", " ", text).split())
+
+
+def _is_chinese(text: str) -> bool:
+    return has_cjk(text) and not has_kana(text)
 
 
 def capture(vault: Path, folder: str, conclusion: Conclusion) -> Path:
@@ -75,15 +165,23 @@ def capture(vault: Path, folder: str, conclusion: Conclusion) -> Path:
     inbox.mkdir(parents=True, exist_ok=True)
     inbox = _checked(vault, folder)  # again: a folder made on the way must not have led anywhere else
     data = render(conclusion if conclusion.id else with_id(vault, folder, conclusion)).encode("utf-8")
-    title = _title(conclusion.statement)
+    title = note_title(conclusion.statement)
+    # Obsidian finds a note by its path whatever its case: "It holds" beside "it holds" would be ambiguous.
+    taken = {_fold(p.name) for p in inbox.iterdir()}
     for attempt in range(100):
         path = inbox / (f"{title}.md" if attempt == 0 else f"{title} ({attempt + 1}).md")
+        if _fold(path.name) in taken:
+            continue
         try:
             safefile.create_new(path, data)
         except FileExistsError:
             continue
         return path
     raise InboxError(f"{inbox}: a hundred notes already start with {title!r}; rename some and try again")
+
+
+def _fold(name: str) -> str:
+    return unicodedata.normalize("NFC", name).casefold()
 
 
 def conclusions(vault: Path, folder: str) -> dict[str, list[Path]]:
@@ -181,12 +279,53 @@ def _next_id(inbox: Path, day: str) -> str:
     return f"conclusion-{day}-{max(numbers) + 1:03d}"
 
 
-def _title(statement: str, limit: int = 80) -> str:
-    """A file name from the statement: its first sentence whole when it fits, else cut at a word with an
-    ellipsis; safe in Obsidian (no # | ^ : [ ] / \\)."""
-    first = re.split(r"(?<=[.!?])\s", statement.strip(), maxsplit=1)[0]
-    words = re.sub(r"[#|^:\[\]/\\%*\"<>?\x00-\x1f\x7f-\x9f]", " ", first).split()
-    title = " ".join(words).strip(" .")
-    if len(title) > limit:
-        title = title[: limit - 1].rsplit(" ", 1)[0].rstrip(" ,;.") + "…"
-    return title or "Conclusion"
+def note_title(statement: str, limit: int = NAME_LIMIT) -> str:
+    """A file name from the statement: its first sentence when it fits, else its first words up to ``limit``
+    columns, cut where a line may break (a space, or beside a Chinese character), never mid-word and with no
+    ellipsis; nothing a file name or a link cannot hold (``[ ] # ^ | \\ / : * ? " < > %``)."""
+    text = " ".join(statement.split())
+    sentences = _SENTENCE_END.split(text)
+    first = sentences[0]
+    for more in sentences[1:]:  # one word is no sentence: "Dr." or "e.g." ends an abbreviation
+        if len(first.split()) > 1 or _is_chinese(first):
+            break
+        first += " " + more
+    if _width(first) > limit:  # a whole clause reads better than more words cut off
+        head = first[: limit + 1]  # every character is a column wide at least
+        clauses = [m.start() for m in _CLAUSE_END.finditer(head) if limit // 2 <= _width(head[: m.start()]) <= limit]
+        first = first[: clauses[-1]] if clauses else first
+    name = _SEPARATORS.sub(" ", _DROPPED.sub("", first))
+    name = re.sub(r" (?=[,;.!])", "", " ".join(name.split()))
+    name = _cut(name, limit).strip(" .…").rstrip(" ,;，、；：。…-–—")
+    return name or "Conclusion"
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
+_CLAUSE_END = re.compile(r"[,;:](?=\s)|\s[—–]\s|[，；：]")
+_DROPPED = re.compile(r"[\[\]#*?\"<>%\x00-\x1f\x7f-\x9f]")  # marks: dropped ("[[a link]]" reads "a link")
+_SEPARATORS = re.compile(r"[|^\\/:]")  # between words: a space ("read/write" reads "read write")
+
+
+def _cut(text: str, limit: int) -> str:
+    """The longest start of ``text`` at most ``limit`` columns wide that ends where a line may break; cut at
+    a character only when there is no such place (one long word)."""
+    if _width(text) <= limit:
+        return text
+    width, end, last = 0, 0, 0
+    for i, char in enumerate(text):
+        width += 2 if _wide(char) else 1
+        if width > limit:
+            break
+        end = i + 1
+        after = text[i + 1 : i + 2]
+        if not after or after == " " or _wide(char) or _wide(after):
+            last = end
+    return text[: last or end]
+
+
+def _width(text: str) -> int:
+    return sum(2 if _wide(char) else 1 for char in text)
+
+
+def _wide(char: str) -> bool:
+    return unicodedata.east_asian_width(char) in ("W", "F")

@@ -5,12 +5,19 @@ and, unless asked, without following a symlink; never more than a size cap (a no
 ``/dev/zero`` never fills the memory). Writing: never through a symlink or into a special file,
 dangling links included; the text goes to a temporary file beside the target, is synced, and is
 renamed over it, so a crash or a full disk leaves the old file or the new one, never a half.
+
+Modes: a file walker writes gets what any new file of this process would, ``0o666`` less the umask
+(``file_mode``), so a vault shared between accounts or synced for someone else stays readable to them;
+its folders get ``0o777`` less the umask, which is what ``os.mkdir`` gives. What only this user may
+read (the caches) is written ``PRIVATE`` whatever the umask.
 """
 
 from __future__ import annotations
 
 import errno
+import functools
 import os
+import re
 import stat
 import tempfile
 from pathlib import Path
@@ -19,6 +26,35 @@ MB = 1024 * 1024
 SETTINGS_LIMIT = 1 * MB   # walker.toml, .obsidian/app.json, .gitignore, a client's settings file
 RECORD_LIMIT = 4 * MB     # one pool record, run record or log line file read whole
 REPORT_LIMIT = 16 * MB    # a walk report or walks/log.md
+
+
+PRIVATE = 0o600  # a cache file: read and written by this user only
+
+
+@functools.cache
+def umask() -> int:
+    """The process umask, read once. Linux shows it in /proc; elsewhere it can only be read by setting
+    it, so it is set to the strictest mask for that instant (a file another thread creates meanwhile is
+    too private, never too open) and restored at once."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            if found := re.search(r"^Umask:\s*([0-7]+)$", status.read(), re.MULTILINE):
+                return int(found.group(1), 8)
+    except OSError:
+        pass
+    mask = os.umask(0o077)
+    os.umask(mask)
+    return mask
+
+
+def file_mode() -> int:
+    """The mode of a new file under the umask: 0644 under umask 022, 0600 under 077."""
+    return 0o666 & ~umask()
+
+
+def folder_mode() -> int:
+    """The mode of a new folder under the umask: 0755 under umask 022, 0700 under 077."""
+    return 0o777 & ~umask()
 
 
 class NotAFile(OSError):
@@ -94,17 +130,15 @@ def refuse_unsafe_target(path: Path) -> None:
         raise NotAFile(errno.EEXIST, f"refusing to write over {_kind_name(kind)}", str(path))
 
 
-def write_atomic(path: Path, text: str | bytes, mode: int = 0o644) -> None:
-    """Replace ``path`` by ``text`` whole: a temporary file beside it, synced, renamed over it."""
+def write_atomic(path: Path, text: str | bytes, mode: int | None = None) -> None:
+    """Replace ``path`` by ``text`` whole: a temporary file beside it, synced, renamed over it. ``mode``
+    defaults to ``file_mode()``."""
     refuse_unsafe_target(path)
+    mode = file_mode() if mode is None else mode
     data = text.encode("utf-8") if isinstance(text, str) else text
     descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, mode)
+        _write_synced(descriptor, data, mode)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -114,16 +148,16 @@ def write_atomic(path: Path, text: str | bytes, mode: int = 0o644) -> None:
 TEMPORARY_PREFIX = ".walker-"  # a new file being written (create_new): hidden in Obsidian, found by `check`
 
 
-def create_new(path: Path, text: str | bytes, mode: int = 0o644) -> None:
+def create_new(path: Path, text: str | bytes, mode: int | None = None) -> None:
     """Write a file that must not exist yet, whole or not at all: a temporary file beside it, synced, then
     hard-linked to its name, which is atomic and never replaces a name (FileExistsError when it is taken,
     even by a dangling symlink). A file system without hard links gets a create-only write that removes
-    what it started on a failure (a full disk)."""
+    what it started on a failure (a full disk). ``mode`` defaults to ``file_mode()``."""
+    mode = file_mode() if mode is None else mode
     data = text.encode("utf-8") if isinstance(text, str) else text
     descriptor, temporary = tempfile.mkstemp(prefix=TEMPORARY_PREFIX, suffix=".tmp", dir=path.parent)
     try:
-        _write_synced(descriptor, data)
-        os.chmod(temporary, mode)
+        _write_synced(descriptor, data, mode)
         try:
             os.link(temporary, path, follow_symlinks=False)
         except OSError as exc:
@@ -137,15 +171,17 @@ def create_new(path: Path, text: str | bytes, mode: int = 0o644) -> None:
 def _create_in_place(path: Path, data: bytes, mode: int) -> None:
     descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
     try:
-        _write_synced(descriptor, data)
+        _write_synced(descriptor, data, mode)
     except BaseException:
         Path(path).unlink(missing_ok=True)
         raise
 
 
-def _write_synced(descriptor: int, data: bytes) -> None:
-    """Write all of ``data``, sync it to disk, and close the descriptor whatever happens."""
+def _write_synced(descriptor: int, data: bytes, mode: int) -> None:
+    """Give the file exactly ``mode`` (creating it took the umask off), write all of ``data``, sync it to
+    disk, and close the descriptor whatever happens."""
     try:
+        os.fchmod(descriptor, mode)
         write_all(descriptor, data)
         os.fsync(descriptor)
     finally:

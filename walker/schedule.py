@@ -14,6 +14,7 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from walker import safefile
@@ -139,14 +140,72 @@ def remove(units: Units) -> list[str]:
     return messages or [f"no units named {units.name} were installed"]
 
 
+@dataclass(frozen=True)
+class TimerStatus:
+    """What is installed to run one vault, and what systemd says of it."""
+
+    installed: bool  # the timer's unit file is in the user unit folder
+    enabled: bool | None = None  # None: systemd could not be asked (``unknown`` says why)
+    next_run: str | None = None  # as systemd prints it, e.g. "Fri 2026-12-04 07:58:12 UTC"
+    unknown: str | None = None
+    in_crontab: bool = False  # a line of the user's crontab runs this vault
+
+
+def timer_status(units: Units, vault: Path) -> TimerStatus:
+    """Whether a timer runs this vault and when it fires next. Never raises: what cannot be asked is said."""
+    installed = (user_unit_dir() / f"{units.name}.timer").is_file()
+    folder = " " + _shell(str(vault.resolve())).replace("%", "\\%")  # as make_units writes it, at either cadence
+    in_crontab = any(" run --cadence " in line and line.rstrip().endswith(folder) and not line.lstrip().startswith("#")
+                     for line in _crontab().splitlines())
+    if not installed:
+        return TimerStatus(False, in_crontab=in_crontab)
+    shown, unknown = _show(units, "UnitFileState", "NextElapseUSecRealtime")
+    if unknown:
+        return TimerStatus(True, unknown=unknown, in_crontab=in_crontab)
+    return TimerStatus(True, shown.get("UnitFileState") == "enabled", _when(shown.get("NextElapseUSecRealtime", "")),
+                       in_crontab=in_crontab)
+
+
 def next_run(units: Units) -> str | None:
     """When systemd will next start the timer, if it knows."""
+    shown, unknown = _show(units, "NextElapseUSecRealtime")
+    return None if unknown else _when(shown.get("NextElapseUSecRealtime", ""))
+
+
+def _show(units: Units, *properties: str) -> tuple[dict[str, str], str | None]:
+    """The timer's properties as ``systemctl --user show`` gives them, or why systemd could not be asked."""
     if not _systemd_running():
+        return {}, "systemd is not running here"
+    try:
+        done = subprocess.run(["systemctl", "--user", "show", f"{units.name}.timer",
+                               f"--property={','.join(properties)}"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return {}, f"systemctl could not be run ({exc})"
+    if done.returncode != 0:
+        reason = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[0]
+        return {}, f"`systemctl --user` did not answer ({reason})"
+    return dict(line.split("=", 1) for line in done.stdout.splitlines() if "=" in line), None
+
+
+def _when(value: str) -> str | None:
+    """A time systemd printed; older versions print microseconds since 1970."""
+    value = value.strip()
+    if not value or value in ("n/a", "0"):
         return None
-    done = subprocess.run(["systemctl", "--user", "show", f"{units.name}.timer", "--property=NextElapseUSecRealtime",
-                           "--value"], capture_output=True, text=True)
-    value = done.stdout.strip()
-    return value if done.returncode == 0 and value and value != "n/a" else None
+    if value.isdigit():
+        return datetime.fromtimestamp(int(value) / 1e6).astimezone().strftime("%a %Y-%m-%d %H:%M:%S %Z")
+    return value
+
+
+def _crontab() -> str:
+    """The user's crontab, or "" when there is none or no crontab program."""
+    if shutil.which("crontab") is None:
+        return ""
+    try:
+        done = subprocess.run(["crontab", "-l"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return done.stdout if done.returncode == 0 else ""
 
 
 def _parse_on(on: str, cadence: str) -> tuple[str | None, int, int]:

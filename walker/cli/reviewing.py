@@ -10,6 +10,7 @@ import click
 from walker.cli.app import (
     json_option,
     main,
+    next_command,
     now_option,
     open_workspace,
     parse_now,
@@ -34,7 +35,7 @@ def pool() -> None:
 @click.option("--status", help="Only records with this status (active, muted, noteworthy, …).")
 @json_option
 def pool_list(vault: Path, status: str | None, as_json: bool) -> None:
-    """List pool records: id, status, confidence, impact, claim."""
+    """List pool records: id, status, kind, confidence, impact and title (`walker pool show ID` shows one in full)."""
     records, warnings = list_records(vault, status)
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
@@ -43,9 +44,14 @@ def pool_list(vault: Path, status: str | None, as_json: bool) -> None:
         return
     if not records:
         click.echo("the pool is empty" + (f" for status {status}" if status else ""))
-    for r in records:
-        click.echo(f"{r['id']}  {r['status']:<24} {r.get('confidence') or '':<7} {r.get('impact') or '':<8} "
-                   f"{r.get('title') or r['claim'][:70]}")
+        return
+    columns = ("id", "status", "kind", "confidence", "impact")
+    rows = [[str(r.get(c) or "-") for c in columns] + [r.get("title") or r["claim"][:70]] for r in records]
+    widths = [max(len(c), *(len(row[n]) for row in rows)) for n, c in enumerate(columns)]
+    for row in [[*columns, "title"], *rows]:
+        click.echo("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1])
+    click.echo(f"{len(records)} record{'s' if len(records) != 1 else ''}; {next_command(vault, 'pool', 'show', 'ID')} "
+               "shows one in full")
 
 
 @pool.command("show")
@@ -138,6 +144,8 @@ def review(vault: Path, now: str | None, as_json: bool) -> None:
     ws = open_workspace(vault, show_progress=not as_json)
     outcome = apply_reviews(ws, parse_now(now))
     print_outcome(outcome, as_json)
+    if not as_json and not outcome.events and not outcome.problems:
+        click.echo("nothing to apply: no record under walks/ has review or human_review_outcome set")
     if outcome.problems:
         sys.exit(1)
 
@@ -148,13 +156,15 @@ def review(vault: Path, now: str | None, as_json: bool) -> None:
 @now_option
 @json_option
 def check(vault: Path, repair: bool, now: str | None, as_json: bool) -> None:
-    """Check the pool: schema, folders, duplicate ids, dead or changed refs, broken reports. Exit 1 on findings."""
-    problems = check_pool(vault)
+    """Check the pool: schema, folders, duplicate ids, dead or changed refs, broken reports, unknown settings
+    in walker.toml. Exit 1 on findings."""
+    settings = load_settings(vault, warn=False)  # its warnings are findings here
+    problems = health.settings_problems(settings) + check_pool(vault)
     mended = lifecycle.Outcome()
     if repair and any(p.repair for p in problems):
-        mended = health.repair(PoolStore(vault), load_settings(vault).inbox_folder, [p for p in problems if p.repair],
+        mended = health.repair(PoolStore(vault), settings.inbox_folder, [p for p in problems if p.repair],
                                parse_now(now))
-        problems = check_pool(vault)
+        problems = health.settings_problems(settings) + check_pool(vault)
     if as_json:
         print_json({"problems": [p.as_dict() for p in problems], "repaired": mended.events,
                      "not_repaired": mended.problems})

@@ -8,10 +8,11 @@ import click
 
 from walker.cli.app import (
     main,
+    next_command,
     vault_argument,
 )
 from walker.errors import WalkerError
-from walker.schedule import Units, install, make_units, remove, user_unit_dir
+from walker.schedule import TimerStatus, Units, install, make_units, remove, timer_status, user_unit_dir
 
 
 @main.group()
@@ -44,11 +45,27 @@ def schedule_install(vault: Path, cadence: str, on: str | None) -> None:
 @cadence_option
 @on_option
 def schedule_show(vault: Path, cadence: str, on: str | None) -> None:
-    """Print the units (and the crontab line) without installing anything."""
+    """Print the units (and the crontab line) `install` would write, and whether a timer is installed."""
     units = _units(vault, cadence, on)
     for name, text in units.files.items():
         click.echo(f"# {user_unit_dir() / name}\n{text}")
-    click.echo(f"# or, without systemd, in `crontab -e`:\n{units.crontab}")
+    click.echo(f"# or, without systemd, in `crontab -e`:\n{units.crontab}\n")
+    click.echo(_status_line(timer_status(units, vault), units, vault))
+
+
+def _status_line(status: TimerStatus, units: Units, vault: Path) -> str:
+    cron = " A line of your crontab runs walker for this vault too." if status.in_crontab else ""
+    if not status.installed:
+        if status.in_crontab:
+            return "No systemd timer is installed; a line of your crontab runs walker for this vault."
+        return f"Not installed: {next_command(vault, 'schedule', 'install')} writes these units and enables the timer."
+    if status.unknown:
+        return (f"Installed ({units.name}.timer), but {status.unknown}, so walker cannot tell when it runs next." + cron)
+    if not status.enabled:
+        return (f"Installed but not enabled: `systemctl --user enable --now {units.name}.timer` starts it, "
+                f"or run {next_command(vault, 'schedule', 'install')} again." + cron)
+    when = f"next run {status.next_run}" if status.next_run else "systemd has no next run time for it yet"
+    return f"Installed and enabled ({units.name}.timer): {when}." + cron
 
 
 @schedule.command("remove")

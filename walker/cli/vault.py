@@ -15,6 +15,7 @@ from walker.cli.app import (
     json_option,
     load_vault,
     main,
+    next_command,
     now_option,
     open_workspace,
     parse_now,
@@ -59,10 +60,11 @@ def _print_scan(s: dict[str, Any], all_warnings: bool = False) -> None:
     targets = Counter(u["target"] for u in s["unresolved"])
     if targets:
         click.echo("most linked missing notes: " + ", ".join(f"[[{t}]] ×{n}" for t, n in targets.most_common(5)))
-    reasons = Counter(_reason_kind(x["reason"]) for x in s["skipped"])
+    theirs = [x for x in s["skipped"] if x["reason"] != OWN_FOLDER]  # walks/ is walker's, never the user's notes
+    reasons = Counter(_reason_kind(x["reason"]) for x in theirs)
     if reasons:
         click.echo("left out: " + ", ".join(f"{n} {r}" for r, n in reasons.most_common()))
-    for item in s["skipped"]:
+    for item in theirs:
         if not item["reason"].startswith(("excluded:", "not a file type", "hidden folder")):
             click.echo(f"  skipped {item['path']}: {item['reason']}")
     if s["warnings"]:
@@ -80,11 +82,30 @@ def _print_scan(s: dict[str, Any], all_warnings: bool = False) -> None:
                f"{s['cache_hits']} from cache, {s['parsed']} parsed)")
 
 
+# walker's own warnings, by the words that say what kind each is: the rest of a message names notes, lines and
+# quoted text, which differ from one warning of a kind to the next (and note names hold spaces and quotes).
+WARNING_KINDS = (
+    (re.compile(r"names a heading or block that .* does not have"), "links to a heading or block the note does not have"),
+    (re.compile(r"^broken YAML frontmatter"), "broken YAML frontmatter (properties ignored, the text is read)"),
+    (re.compile(r"^frontmatter is an? "), "frontmatter that is not a set of properties (ignored)"),
+    (re.compile(r"^not valid UTF-8"), "not valid UTF-8 (read with replacement characters)"),
+    (re.compile(r"written in decomposed Unicode"), "names that differ only in Unicode form"),
+    (re.compile(r"^not read \("), "settings files walker could not read"),
+)
+
+
 def _warning_kind(message: str) -> str:
-    """A warning without its particulars ("line 3:", the names it quotes): what kind of problem it is."""
+    """What kind of problem a warning is: a known kind's label, else the message without its particulars
+    ("line 3:", quoted text, paths, numbers)."""
     kind = re.sub(r"^line \d+:\s*", "", message)
-    kind = re.sub(r"'[^']*'|\"[^\"]*\"|\S+\.md\b|\d+", "…", kind)
+    for pattern, label in WARNING_KINDS:
+        if pattern.search(kind):
+            return label
+    kind = re.sub(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|\S*/\S*|\S+\.\w{1,8}\b|\d+", "…", kind)
     return kind if len(kind) <= 90 else kind[:89].rstrip() + "…"
+
+
+OWN_FOLDER = "excluded: walker's own folder"
 
 
 def _reason_kind(reason: str) -> str:
@@ -133,7 +154,7 @@ def neighbors(note: str, vault: Path, random_seed: int, as_json: bool) -> None:
     """Show the near, middle and far neighbours a walk from NOTE would gather."""
     from walker.wander import Seed, neighbourhood, propose
 
-    ws = open_workspace(vault, show_progress=not as_json)
+    ws = open_workspace(vault, show_progress=not as_json, index=True)
     path = ws.find_note(note)
     proposition, ref = propose(ws.index, ws.corpus.notes[path])
     seed = Seed(path, proposition, ref, "given", "named on the command line")
@@ -160,7 +181,7 @@ def seeds(vault: Path, now: str | None, as_json: bool) -> None:
     """List seed candidates from each source: recent, revisited, open question, forgotten."""
     from walker.seeds import candidate_seeds
 
-    ws = open_workspace(vault, show_progress=not as_json)
+    ws = open_workspace(vault, show_progress=not as_json, index=True)
     found = candidate_seeds(ws.corpus, ws.index, ws.links, parse_now(now), ws.wander_settings)
     if as_json:
         print_json({source: [{"path": s.path, "proposition": s.proposition, "ref": s.ref, "score": s.score,
@@ -180,7 +201,10 @@ def init(vault: Path) -> None:
         raise WalkerError(f"{vault}: no such folder. Pass the vault folder, or set WALKER_VAULT.")
     config = write_default_config(vault)  # first: a walker.toml that cannot be written stops init before walks/
     created = ([config] if config else []) + PoolStore(vault).ensure()
-    for path in created:
-        click.echo(f"created {path}")
-    if not created:
-        click.echo(f"{vault} is already set up; nothing changed")
+    tops = [p for p in created if p.parent not in created]  # walks/, not each folder made inside it
+    shown = " and ".join(f"{p.name}{'/' if p.is_dir() else ''}" for p in tops)
+    where = "this folder" if vault == Path(".") else str(vault)
+    click.echo(f"created {shown} in {where}" if tops else f"{where} is already set up; nothing changed")
+    click.echo(f"Next: {next_command(vault, 'run')} for a first walk (reports go to walks/reports/), then "
+               f"{next_command(vault, 'site', 'build')} to review them;")
+    click.echo(f"{next_command(vault, 'schedule', 'install')} walks the vault every week.")

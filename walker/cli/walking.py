@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import click
@@ -9,9 +10,11 @@ import click
 from walker.cli.app import (
     json_option,
     main,
+    next_command,
     now_option,
     open_workspace,
     parse_now,
+    phase,
     print_json,
     random_seed_option,
     vault_argument,
@@ -36,7 +39,7 @@ def walk(vault: Path, seed_text: str | None, seed_note: str | None, engine: str 
 
     if seed_text and seed_note:
         raise click.UsageError("give --seed or --seed-note, not both")
-    ws = open_workspace(vault, show_progress=not as_json)
+    ws = open_workspace(vault, show_progress=not as_json, index=True)
     options = WalkOptions(now=parse_now(now), seed_text=seed_text, seed_note=seed_note, engine=engine,
                           random_seed=random_seed, dry_run=dry_run)
     result = run_walk(ws, options)
@@ -87,9 +90,10 @@ def critique(file: Path, vault: Path, as_json: bool) -> None:
 @json_option
 def run(vault: Path, cadence: str, force: bool, now: str | None, as_json: bool) -> None:
     """The scheduled run: apply reviews, walk (1 pass daily, 3 weekly), age the pool, rebuild the site."""
-    from walker.cadence import run_cadence
+    from walker.cadence import CADENCES, run_cadence
 
-    report = run_cadence(vault, cadence, parse_now(now), force)
+    with phase(f"Running the {cadence} walk{'s' if CADENCES[cadence] > 1 else ''} of {vault}", not as_json):
+        report = run_cadence(vault, cadence, parse_now(now), force)
     if as_json:
         print_json(report.as_dict())
         return
@@ -100,7 +104,27 @@ def run(vault: Path, cadence: str, force: bool, now: str | None, as_json: bool) 
         click.echo(f"walk {walk_summary['walk_id']}: {walk_summary['seed']['path']} → kept {len(walk_summary['hypotheses'])}")
     for event in report.events:
         click.echo(event)
-    for problem in report.problems:
+    for problem in _grouped(report.problems):
         click.echo(f"problem: {problem}", err=True)
+    if report.walks:
+        reports = PoolStore(vault).root / "reports"
+        names = ", ".join(f"{w['walk_id']}.md" for w in report.walks)
+        click.echo(f"Reports in {reports}/: {names}")
+    elif not report.site:
+        click.echo("No walk ran, so no report was written.")
+        return
     if report.site:
-        click.echo(f"site: {report.site}")
+        click.echo(f"Review site: {report.site}")
+    else:
+        click.echo(f"To review them in a browser: {next_command(vault, 'site', 'build')} "
+                   "(or set [run] site_dir in walker.toml to rebuild the site after every run).")
+
+
+def _grouped(problems: list[str]) -> list[str]:
+    """The problems; when every walk failed for one reason, that said once ("no walk of 3 ran: …")."""
+    failed = [m for p in problems if (m := re.fullmatch(r"walk \d+ of (\d+) did not run: (.*)", p, re.S))]
+    reasons = {m.group(2) for m in failed}
+    if len(reasons) == 1 and len(failed) == int(failed[0].group(1)) > 1:
+        return [f"no walk of {len(failed)} ran: {reasons.pop()}"] + [p for p in problems if p not in
+                                                                  {m.group(0) for m in failed}]
+    return problems

@@ -27,7 +27,7 @@ from typing import Any
 from walker.config import cache_folder
 from walker.corpus.model import Block, Heading, ParsedNote, RawLink, Section
 from walker.corpus.text import Paragraph
-from walker.safefile import is_regular
+from walker.safefile import PRIVATE, is_regular
 
 PARSER_VERSION = 3
 # The code that decides what a row holds. Its source is part of the cache's name, so a change to how a
@@ -65,6 +65,12 @@ class ParseCache:
 
     @staticmethod
     def _open(where: Path | str) -> sqlite3.Connection:
+        if where != ":memory:":
+            try:
+                _make_private(Path(where))
+            except OSError as exc:  # not a file walker may use as its own: this run's cache is in memory
+                _not_stored(Path(where), exc)
+                where = ":memory:"
         db = sqlite3.connect(where)
         try:
             db.execute(
@@ -131,6 +137,16 @@ class ParseCache:
 
     def close(self) -> None:
         self._db.close()
+
+
+def _make_private(path: Path) -> None:
+    """Create the database file ``PRIVATE`` before SQLite would (under the umask), or make an older one so.
+    SQLite gives its journal the database's mode. Never through a symlink, never blocking on a FIFO."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, PRIVATE)
+    try:
+        os.fchmod(descriptor, PRIVATE)
+    finally:
+        os.close(descriptor)
 
 
 def stored_paragraphs(cache_file: Path, stamps: dict[str, tuple[int, int]]) -> dict[str, list[Paragraph]]:

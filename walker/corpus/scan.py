@@ -20,7 +20,7 @@ import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
-from walker.config import Settings, read_settings_file
+from walker.config import CONFIG_FILE, Settings, read_settings_file
 from walker.corpus.files import inside as _inside
 from walker.corpus.filters import Budget, GlobRules, RegexFilters, UserRules
 from walker.corpus.model import Skipped, VaultFile
@@ -124,6 +124,8 @@ def _add_file(
     extension = path.rsplit(".", 1)[-1].lower() if "." in entry.name else ""
     is_note = extension == "md"
     if not is_note and not show_all and extension not in ATTACHMENT_EXTENSIONS:
+        if _walkers_own(path):  # walker.toml, walks/runs/*.yaml: walker's bookkeeping, which Obsidian hides
+            return
         skipped.append(Skipped(path, "not a file type Obsidian shows (see 'Detect all file extensions')"))
         return
     try:
@@ -138,6 +140,11 @@ def _add_file(
     if reason:
         excluded[path] = reason
     files.append(VaultFile(path, target or entry.path, info.st_mtime_ns, info.st_size, is_note, reason is None))
+
+
+def _walkers_own(path: str) -> bool:
+    lower = path.lower()
+    return lower == CONFIG_FILE or lower.startswith(POOL_FOLDER + "/")
 
 
 def _entry_order(entry: os.DirEntry[str]) -> tuple[str, bool, str]:

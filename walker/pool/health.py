@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from walker.config import CONFIG_FILE, Settings
 from walker.pool.lifecycle import (
     Outcome,
     digest,
@@ -75,6 +76,12 @@ def check(store: PoolStore, inbox_folder: str, ref_text: Any, report_links: dict
         problems.append(Problem("temporary", temporary.relative_to(store.vault).as_posix(),
                                 "a write that did not finish", "delete it"))
     return problems
+
+
+def settings_problems(settings: Settings) -> list[Problem]:
+    """What walker.toml holds that walker does not know (a typo, most often): a finding of `walker check`,
+    a warning for every other command."""
+    return [Problem("settings", CONFIG_FILE, message) for message in settings.warnings]
 
 
 def _unlogged(store: PoolStore, seen: dict[str, list[StoredRecord]]) -> list[Problem]:
@@ -171,10 +178,14 @@ def _conclusion_problems(record: Hypothesis, data: Mapping[str, Any], rel: str,
     linked = record.conclusion.removeprefix("[[").partition("|")[0].removesuffix("]]")
     if any(path.removesuffix(".md") == linked for path, _ in claiming):
         return []
-    wrote = {"source": str(data.get("discharge_source") or ""), "inspired_by": f"[[{record.id}]]",
-             "corroborating_refs": [ref_link(r) for r in record.supporting_refs]}
+    from walker.inbox import wikilink
+
+    wrote = {"source": str(data.get("discharge_source") or ""), "inspired_by": f"[[{record.id}]]"}
+    # The refs as walker writes them now, or as it wrote them before they were whole-value links.
+    refs = ([wikilink(r) for r in record.supporting_refs], [ref_link(r) for r in record.supporting_refs])
     moved = [path for path, front in claiming
-             if all(_same(front.get(key), value) for key, value in wrote.items())]
+             if all(_same(front.get(key), value) for key, value in wrote.items())
+             and any(_same(front.get("corroborating_refs"), links) for links in refs)]
     if len(moved) == 1:
         return [Problem("moved-conclusion", rel, f"its conclusion note {conclusion_id} is now {moved[0]}",
                         f"point the record at {moved[0]}", record=moved[0])]

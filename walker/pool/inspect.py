@@ -33,6 +33,7 @@ def list_records(vault: Path | str, status: str | None = None) -> tuple[list[dic
             "folder": record.folder,
             "title": rec.title,
             "claim": rec.claim.strip(),
+            "kind": getattr(rec, "kind", None) or None,
             "confidence": hypothesis.confidence if hypothesis else None,
             "impact": hypothesis.impact if hypothesis else None,
             "created": rec.created or None,

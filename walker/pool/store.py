@@ -55,7 +55,7 @@ from walker.pool.records import (
     render_body,
     validate,
 )
-from walker.safefile import REPORT_LIMIT, read_tail, write_all, write_atomic
+from walker.safefile import REPORT_LIMIT, file_mode, read_tail, write_all, write_atomic
 from walker.safeyaml import refuse_aliases
 
 POOL = "walks"
@@ -185,7 +185,7 @@ class PoolStore:
         self.check_folders()
         try:  # read-only and never truncated: a lock file that is not walker's is never changed
             descriptor = os.open(self.root / name, os.O_RDONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
-                                 | os.O_CLOEXEC, 0o600)
+                                 | os.O_CLOEXEC, file_mode())
         except OSError as exc:
             if exc.errno == errno.ELOOP:
                 raise UnsafePool(f"{self.root / name} is a symlink; delete it and run the command again") from None

@@ -234,7 +234,7 @@ def _plain_words(message: str) -> str:
 def _swap_in(vault: Path, fresh: Path, target: Path) -> None:
     """Put the new build at ``target``; the old build (checked to be walker's) is removed after."""
     check_output(vault, target)  # again, just before replacing: nothing may have moved in meanwhile
-    fresh.chmod(0o755)
+    fresh.chmod(safefile.folder_mode())  # mkdtemp made it private; the site is a folder like any other
     old = None
     if target.exists():
         old = Path(tempfile.mkdtemp(prefix=OLD, dir=target.parent))

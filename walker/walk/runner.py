@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import shlex
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -23,7 +24,7 @@ from walker.errors import WalkerError
 from walker.pool import lifecycle
 from walker.pool.lifecycle import ref_digests
 from walker.pool.recordfile import StoredRecord
-from walker.pool.store import PoolStore
+from walker.pool.store import POOL, PoolStore
 from walker.refs import note_of
 from walker.report import WalkOutcome, render_picture, render_report
 from walker.seeds import candidate_seeds, choose_seed
@@ -229,6 +230,8 @@ def _run_record(outcome: WalkOutcome, options: WalkOptions, transcript: list[dic
 
 def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]], records: list[StoredRecord],
                rng: random.Random) -> Seed:
+    if not ws.corpus.notes:
+        raise _no_notes(ws)
     if options.seed_refs:
         path = note_of(options.seed_refs[0])
         if path not in ws.corpus.notes:
@@ -257,6 +260,15 @@ def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]
                      f"{ws.wander_settings.no_reuse_walks} walks or is cited by a hypothesis they kept. "
                      "Pass --seed-note NOTE to choose one.")
     return seed
+
+
+def _no_notes(ws: Workspace) -> NoSeed:
+    left_out = sum(f.is_note and not f.path.lower().startswith(POOL + "/") for f in ws.corpus.files)
+    if left_out:
+        held = "the one it holds is" if left_out == 1 else f"the {left_out} it holds are all"
+        return NoSeed(f"no notes in {ws.root}: {held} left out (templates or excluded files); "
+                      f"`walker scan {shlex.quote(str(ws.root))}` says why")
+    return NoSeed(f"no notes in {ws.root}; pass your vault's folder, or set WALKER_VAULT")
 
 
 def _bridged(records: list[StoredRecord], runs: list[dict[str, Any]]) -> set[str]:
