@@ -17,8 +17,10 @@ from conftest import write_vault
 from walker.cli import main
 from walker.corpus.parse import parse_note
 from walker.corpus.resolve import Resolver, find_subpath, span
-from walker.inbox import NAME_LIMIT, note_title, wikilink
+from walker.inbox import NAME_LIMIT, note_title
 from walker.pool import lifecycle
+from walker.pool.health import _earlier_link
+from walker.pool.records import ref_link
 from walker.pool.store import PoolStore
 from walker.refs import Ref, split_subpath
 from walker.walk.candidate import Candidate, hypothesis_record
@@ -229,13 +231,11 @@ def test_a_moved_conclusion_is_still_found_and_mended(vault):
 
 
 def test_a_moved_conclusion_of_the_old_format_is_still_recognised(vault):
-    from walker.pool.records import ref_link
-
     refs = ["Garden/Companion Planting.md#^three-sisters", "Garden/Cover Crops.md#What the roots do"]
     record_id = add(vault, 7, "missing-link", refs, "Companion Planting and Cover Crops both speak of nitrogen.")
     note = discharge(vault, record_id, "It holds.")
     text = note.read_text(encoding="utf-8")
-    old = text.replace(wikilink(refs[1]), ref_link(refs[1])) if wikilink(refs[1]) != ref_link(refs[1]) else text
+    old = text.replace(ref_link(refs[1]), _earlier_link(refs[1]))
     (vault / "Garden" / "Old.md").write_text(old, encoding="utf-8")  # as a walker before this one wrote it, moved
     note.unlink()
     found = json.loads(cli("check", vault, "--json").output)["problems"]
@@ -284,8 +284,8 @@ def test_a_note_title_is_the_statements_first_words(statement, name):
     ("Garden/Soil.md#L4", "[[Garden/Soil|Soil, line 4]]"),
     ("Garden/Soil.md#Soil", "[[Garden/Soil#Soil|Soil]]"),
 ])
-def test_a_ref_becomes_one_whole_wikilink(ref, link):
-    assert wikilink(ref) == link
+def test_a_ref_becomes_one_whole_ref_link(ref, link):
+    assert ref_link(ref) == link
 
 
 @pytest.mark.parametrize("kind, words", [
@@ -299,9 +299,9 @@ def test_every_kind_says_what_its_confirmation_means_and_links_both_notes(kind, 
     text = render(Conclusion(created="2026-12-03", source=SOURCE, statement="It holds.", inspired_by="hyp-2026-12-01-001",
                              corroborating_refs=refs, kind=kind, id="conclusion-2026-12-03-001"))
     first = text.split("---\n", 2)[2].splitlines()[0]  # a duplicate whose claim does not say which note is fuller
-    assert words in first and all(wikilink(ref) in first for ref in refs)
+    assert words in first and all(ref_link(ref) in first for ref in refs)
 
 
 def test_a_path_no_wikilink_can_hold_stays_the_plain_ref():
-    assert wikilink("Odd/a|b.md#Heading") == "Odd/a|b.md#Heading"
-    assert wikilink("Odd/a]]b.md") == "Odd/a]]b.md"
+    assert ref_link("Odd/a|b.md#Heading") == "Odd/a|b.md#Heading"
+    assert ref_link("Odd/a]]b.md") == "Odd/a]]b.md"

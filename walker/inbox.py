@@ -30,7 +30,7 @@ from walker import safefile
 from walker.config import inbox_path
 from walker.corpus.properties import split_frontmatter
 from walker.errors import ConfigError, WalkerError
-from walker.refs import Ref, heading_label
+from walker.pool.records import ref_link
 from walker.safeyaml import refuse_aliases
 from walker.words import has_cjk, has_kana
 
@@ -64,7 +64,7 @@ def with_id(vault: Path, folder: str, conclusion: Conclusion) -> Conclusion:
 
 def render(conclusion: Conclusion) -> str:
     """The text of the conclusion note, exactly as ``capture`` writes it."""
-    links = [wikilink(ref) for ref in conclusion.corroborating_refs]
+    links = [ref_link(ref) for ref in conclusion.corroborating_refs]
     front = {
         "id": conclusion.id,
         "created": conclusion.created,
@@ -116,42 +116,6 @@ def meaning(conclusion: Conclusion, links: Sequence[str], chinese: bool = False)
         line = line.replace("merge {other} into {into}", english).replace("把{other}合并进{into}", zh)
     text = line.format(a=a, b=b, into=into, other=other)
     return f"**已确认的{name}：**{text}" if chinese else f"**Confirmed {name}:** {text}"
-
-
-def wikilink(ref: str) -> str:
-    """A ref as one wikilink Obsidian resolves, fit to be the whole value of a property: the note by its
-    path, the heading or block the ref names as the subpath, and its title (› the place) shown. A line
-    range, which no link can open, links the note and names the lines in the text shown. A path no
-    wikilink can hold (``#``, ``|``, ``%%``, ``[[`` or ``]]`` in it) stays the plain ref."""
-    parsed = Ref.parse(ref)
-    stem, title = parsed.path.removesuffix(".md"), parsed.title
-    if _UNLINKABLE.search(stem):
-        return ref
-    subpath, place = "", ""
-    if (lines := parsed.lines) is not None:
-        first, last = lines
-        return f"[[{stem}|{_shown(title)}, " + (f"line {first}]]" if first == last else f"lines {first}–{last}]]")
-    if (block := parsed.block) is not None:
-        if _BLOCK_ID.fullmatch(block):
-            subpath, place = "#^" + block, block.replace("-", " ")
-    elif parsed.anchor:
-        # Obsidian's stripHeadingForLink, and brackets too: the heading still matches, since Obsidian
-        # compares headings with all of these read as spaces (reference/obsidian-syntax.md §8.1).
-        parts = [" ".join(_HEADING_UNSAFE.sub(" ", part).split()) for part in parsed.anchor.split("#")]
-        if parts := [part for part in parts if part]:
-            subpath, place = "#" + "#".join(parts), heading_label(parsed.anchor)
-    shown = title if not place or place.lower() == title.lower() else f"{title} › {place}"
-    return f"[[{stem}{subpath}|{_shown(shown)}]]"
-
-
-_UNLINKABLE = re.compile(r"[#|\n]|\[\[|]]|%%")
-_HEADING_UNSAFE = re.compile(r"%%|[:#|^\\\[\]\r\n]")
-_BLOCK_ID = re.compile(r"[A-Za-z0-9-]+")
-
-
-def _shown(text: str) -> str:
-    """A link's text, free of what would end the link, split it or open a comment."""
-    return " ".join(re.sub(r"[\[\]|]|%%", " ", text).split())
 
 
 def _is_chinese(text: str) -> bool:

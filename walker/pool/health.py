@@ -25,6 +25,7 @@ from walker.pool.lifecycle import (
 from walker.pool.recordfile import read_plain_file
 from walker.pool.records import FOLDER_OF_STATUS, Hypothesis, ref_link, validate
 from walker.pool.store import PENDING_PREFIX, POOL, STAGING_PREFIX, PoolStore, StoredRecord
+from walker.refs import Ref, heading_label
 from walker.safefile import REPORT_LIMIT
 
 # A conclusion note as the vault holds it: its path in the vault and its properties.
@@ -178,11 +179,9 @@ def _conclusion_problems(record: Hypothesis, data: Mapping[str, Any], rel: str,
     linked = record.conclusion.removeprefix("[[").partition("|")[0].removesuffix("]]")
     if any(path.removesuffix(".md") == linked for path, _ in claiming):
         return []
-    from walker.inbox import wikilink
-
     wrote = {"source": str(data.get("discharge_source") or ""), "inspired_by": f"[[{record.id}]]"}
     # The refs as walker writes them now, or as it wrote them before they were whole-value links.
-    refs = ([wikilink(r) for r in record.supporting_refs], [ref_link(r) for r in record.supporting_refs])
+    refs = ([ref_link(r) for r in record.supporting_refs], [_earlier_link(r) for r in record.supporting_refs])
     moved = [path for path, front in claiming
              if all(_same(front.get(key), value) for key, value in wrote.items())
              and any(_same(front.get("corroborating_refs"), links) for links in refs)]
@@ -196,6 +195,21 @@ def _conclusion_problems(record: Hypothesis, data: Mapping[str, Any], rel: str,
                     f"{'are several' if moved else 'is not the note walker wrote for it'}; point the record at "
                     "the right one by hand")]
 
+
+
+def _earlier_link(ref: str) -> str:
+    """A ref as conclusion notes written before 2026-12-01 linked it (a line range named after the link)."""
+    parsed = Ref.parse(ref)
+    stem, title, anchor = parsed.path.removesuffix(".md"), parsed.title, parsed.anchor
+    if not anchor:
+        return f"[[{stem}|{title}]]"
+    if (lines := parsed.lines) is not None:
+        return f"[[{stem}|{title}]] (" + (f"line {lines[0]})" if lines[0] == lines[1] else f"lines {lines[0]}–{lines[1]})")
+    shown = anchor[1:].replace("-", " ") if anchor.startswith("^") else heading_label(anchor)
+    if shown.lower() == title.lower():
+        return f"[[{stem}#{anchor}|{title}]]"
+    safe = anchor.replace("|", " ").replace("[", " ").replace("]", " ")
+    return f"[[{stem}#{safe}|{title} › {shown}]]"
 
 def _same(found: Any, wrote: Any) -> bool:
     if isinstance(wrote, list):

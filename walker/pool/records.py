@@ -301,18 +301,39 @@ def note_link(path: str) -> str:
 
 
 def ref_link(ref: str) -> str:
-    """A ref as a wikilink that opens the exact heading or block; a line range links the note."""
+    """A ref as one wikilink Obsidian resolves, fit to be the whole value of a property: the note by its
+    path, the heading or block the ref names as the subpath, and its title (› the place) shown. A line
+    range, which no link can open, links the note and names the lines in the text shown. A path no
+    wikilink can hold (``#``, ``|``, ``%%``, ``[[`` or ``]]`` in it) stays the plain ref."""
     parsed = Ref.parse(ref)
-    stem, title, anchor = parsed.path.removesuffix(".md"), parsed.title, parsed.anchor
-    if not anchor:
-        return f"[[{stem}|{title}]]"
+    stem, title = parsed.path.removesuffix(".md"), parsed.title
+    if _UNLINKABLE.search(stem):
+        return ref
+    subpath, place = "", ""
     if (lines := parsed.lines) is not None:
-        return f"[[{stem}|{title}]] (" + (f"line {lines[0]})" if lines[0] == lines[1] else f"lines {lines[0]}–{lines[1]})")
-    shown = anchor[1:].replace("-", " ") if anchor.startswith("^") else heading_label(anchor)
-    if shown.lower() == title.lower():
-        return f"[[{stem}#{anchor}|{title}]]"
-    safe = anchor.replace("|", " ").replace("[", " ").replace("]", " ")
-    return f"[[{stem}#{safe}|{title} › {shown}]]"
+        first, last = lines
+        return f"[[{stem}|{_link_text(title)}, " + (f"line {first}]]" if first == last else f"lines {first}–{last}]]")
+    if (block := parsed.block) is not None:
+        if _BLOCK_ID.fullmatch(block):
+            subpath, place = "#^" + block, block.replace("-", " ")
+    elif parsed.anchor:
+        # Obsidian's stripHeadingForLink, and brackets too: the heading still matches, since Obsidian
+        # compares headings with all of these read as spaces (reference/obsidian-syntax.md §8.1).
+        parts = [" ".join(_HEADING_UNSAFE.sub(" ", part).split()) for part in parsed.anchor.split("#")]
+        if parts := [part for part in parts if part]:
+            subpath, place = "#" + "#".join(parts), heading_label(parsed.anchor)
+    shown = title if not place or place.lower() == title.lower() else f"{title} › {place}"
+    return f"[[{stem}{subpath}|{_link_text(shown)}]]"
+
+
+_UNLINKABLE = re.compile(r"[#|\n]|\[\[|]]|%%")
+_HEADING_UNSAFE = re.compile(r"%%|[:#|^\\\[\]\r\n]")
+_BLOCK_ID = re.compile(r"[A-Za-z0-9-]+")
+
+
+def _link_text(text: str) -> str:
+    """A link's text, free of what would end the link, split it or open a comment."""
+    return " ".join(re.sub(r"[\[\]|]|%%", " ", text).split())
 
 
 def render_body(record: Mapping[str, Any]) -> str:
