@@ -16,6 +16,21 @@ REAL_VAULT_NAMES = ("obsidian-tasks-docs", "tasks-demo")  # by other people: kep
 OBSIDIAN_SETTINGS = ("app.json", "daily-notes.json", "templates.json")  # what a vault commits of .obsidian/
 
 
+@pytest.fixture(autouse=True, scope="session")
+def quiet_session(tmp_path_factory):
+    """What isolated_cache sets, for the fixtures of a module or a session too (they run before it): their own
+    cache, and the engine without the sentence-embedding model."""
+    saved = {name: os.environ.get(name) for name in ("WALKER_CACHE_DIR", "WALKER_MEANING")}
+    os.environ["WALKER_CACHE_DIR"] = str(tmp_path_factory.mktemp("session-cache"))
+    os.environ["WALKER_MEANING"] = "0"
+    yield
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
 @pytest.fixture(autouse=True)
 def isolated_cache(tmp_path_factory, monkeypatch):
     """Each test gets its own parse cache; nothing touches the user's cache folder."""
