@@ -10,7 +10,7 @@ from walker.corpus.scan import POOL_FOLDER
 from walker.safefile import TEMPORARY_PREFIX
 
 ROOT = Path(__file__).resolve().parent.parent
-FIXTURE_VAULTS = ROOT / "tests" / "fixtures" / "vaults"  # vaults written for these tests (see its README.md)
+FIXTURES = ROOT / "tests" / "fixtures"  # vaults written for these tests (see its README.md)
 SAMPLE_VAULT = ROOT / "sample-vault"  # the demo's vault: a user's `walker run sample-vault` writes into it; copy it
 REAL_VAULT_NAMES = ("obsidian-tasks-docs", "tasks-demo")  # by other people: kept outside the repository
 OBSIDIAN_SETTINGS = ("app.json", "daily-notes.json", "templates.json")  # what a vault commits of .obsidian/

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 from click.testing import CliRunner
-from conftest import FIXTURE_VAULTS, copy_vault_files
+from conftest import FIXTURES, copy_vault_files
 
 from walker.cli import main
 from walker.corpus.parse import parse_note
@@ -70,7 +70,7 @@ def test_a_paragraph_under_a_second_heading_of_one_name_is_cited_by_its_lines():
     assert paragraph_ref(note, second) == "n.md#L9-L9"  # "#例子" would open the first one
 
 
-ZH_VAULT = FIXTURE_VAULTS / "zh-notes"  # written in Chinese for these tests (three domains, plants)
+ZH_VAULT = FIXTURES / "zh-notes"  # written in Chinese for these tests (three domains, plants)
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 from collections import Counter
 from pathlib import Path
@@ -54,7 +55,8 @@ def main() -> None:
     parser.add_argument("--vault", action="append", default=[], help="NAME=PATH of a vault the labels name")
     parser.add_argument("--write", action="store_true", help="write the fitted model into walker/walk/scorer.py")
     args = parser.parse_args()
-    shared = ROOT.parent / "shared" / "vaults"  # the two real vaults, outside the repository (tests/conftest.py)
+    # the two real vaults, outside the repository, found as the tests find them (tests/conftest.py)
+    shared = Path(os.environ.get("WALKER_REAL_VAULTS") or ROOT.parent / "shared" / "vaults")
     places = {"sample-vault": ROOT / "sample-vault",
               **{p.name: p for p in (shared.iterdir() if shared.is_dir() else ()) if p.is_dir()},
               **{name: Path(path) for name, _, path in (v.partition("=") for v in args.vault)}}

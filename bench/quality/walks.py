@@ -29,7 +29,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--walks", type=int, default=10)
     parser.add_argument("--first", type=int, default=0, help="the first walk's --random-seed (and day): another draw")
-    parser.add_argument("--vaults", type=Path, default=ROOT / "tests" / "fixtures" / "vaults")
+    parser.add_argument("--vaults", type=Path,
+                        default=Path(os.environ.get("WALKER_REAL_VAULTS") or ROOT.parent / "shared" / "vaults"))
     parser.add_argument("-v", action="store_true", help="print every kept record, not only unlabelled ones")
     parser.add_argument("--only", help="walk only the vault of this name (sample-vault, obsidian-tasks-docs, tasks-demo)")
     args = parser.parse_args()
