@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import cache
 from urllib.parse import quote
 
-from markdown.extensions.toc import slugify
+from markdown import Markdown
 
 from walker.corpus import Resolver, find_subpath
 from walker.corpus.model import Block, Corpus, Heading
@@ -39,9 +40,21 @@ def block_anchor(block_id: str) -> str:
     return f"block-{block_id.lower()}"
 
 
+@cache
 def heading_anchor(text: str) -> str:
-    """The id Python-Markdown's toc gives a heading (the default slugify MkDocs uses)."""
-    return slugify(plain_heading(text), "-")
+    """The id the site's page gives a heading: rendered as the page renders it (links, emphasis, code and an
+    attribute list read as they show, HTML made inert), then the toc's own slug, so the two always agree."""
+    _HEADINGS.reset()
+    found = _HEADING_ID.search(_HEADINGS.convert("# " + plain_heading(text).replace("\n", " ")))
+    # A heading with no ASCII word (Chinese, say) gets the toc's "_1", "_2"… by its place on the page, which the
+    # heading alone cannot tell: the link opens the page.
+    return "" if not found or _PLACE_ID.fullmatch(found.group(1)) else found.group(1)
+
+
+# The inline part of the site's Markdown (walker.site.build.EXTENSIONS): what a one-line heading can hold.
+_HEADINGS = Markdown(extensions=["toc", "attr_list", "pymdownx.mark", "walker.site.markdown_ext"])
+_HEADING_ID = re.compile(r'^<h1 id="([^"]*)"')
+_PLACE_ID = re.compile(r"_\d+")
 
 
 def plain_heading(text: str) -> str:
@@ -117,8 +130,8 @@ class SiteLinks:
         found = find_subpath(note, subpath)
         if isinstance(found, Block) and self.has_block_anchor(path, found.id):
             return "#" + block_anchor(found.id)
-        if isinstance(found, Heading):
-            return "#" + heading_anchor(found.text)
+        if isinstance(found, Heading) and (anchor := heading_anchor(found.text)):
+            return "#" + anchor
         return ""
 
     def has_block_anchor(self, path: str, block_id: str) -> bool:
