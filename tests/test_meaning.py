@@ -75,3 +75,10 @@ def test_a_walk_scores_with_the_model_and_never_loads_a_deep_learning_library(mo
     assert ran["code"] == 0 and ran["heavy"] == []
     traces = list((vault / "walks" / "runs").glob("*.yaml"))
     assert traces and "meaning:" in traces[0].read_text(encoding="utf-8")
+
+
+def test_a_pair_in_a_script_the_model_never_learned_is_left_to_the_plain_model(model_on):
+    passages = meaning.Meaning()
+    assert passages.closeness("免揉面包靠时间让面筋自己形成。", "手擀面醒面是为了让面筋松弛。") is None
+    assert passages.closeness(COMPOST, "堆肥桶缺氧时会发酵变酸。") is None
+    assert passages.closeness(COMPOST, ANAEROBIC) is not None

