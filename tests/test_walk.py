@@ -149,6 +149,25 @@ def test_a_seed_that_infers_a_sensitive_attribute_is_refused(sample):
     assert not (sample / "walks" / "active").exists() or not any((sample / "walks" / "active").iterdir())
 
 
+@pytest.mark.parametrize(("seed", "said"), [
+    ("Which should we ship tomorrow, the cache or the queue?", "a choice to make"),
+    ("明天上线选哪个方案？", "a choice to make"),
+    ("What else might cause this KeyError in compost.py:12?", "a task"),
+    ("Fix the bug in rotate.py:42", "a task"),
+])
+def test_a_seed_that_asks_to_decide_or_to_do_is_refused_with_one_line(sample, seed, said):
+    result = CliRunner().invoke(main, ["walk", str(sample), "--seed", seed])
+    assert result.exit_code == 2 and said in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert not (sample / "walks" / "active").exists() or not any((sample / "walks" / "active").iterdir())
+
+
+@pytest.mark.parametrize("seed", ["Compost heaps go sour without air",
+                                  "What if sourdough starters and compost heaps fail the same way?"])
+def test_a_statement_or_a_wondering_seeds_a_walk(sample, seed):
+    assert CliRunner().invoke(main, ["walk", str(sample), "--seed", seed, "--dry-run"]).exit_code == 0
+
+
 def test_rejects_candidates_without_refs_and_with_absent_facts(tmp_path, sample_vault):
     candidates = tmp_path / "candidates.yaml"
     candidates.write_text(yaml.safe_dump([

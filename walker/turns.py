@@ -82,6 +82,18 @@ def classify_turn(text: str) -> Turn:
     return Turn(kind, f"{_WHAT[kind]} ({found[kind]:.0%}): {said}" if said else f"{_WHAT[kind]} ({found[kind]:.0%})")
 
 
+def request(text: str) -> Turn | None:
+    """The text asks for a decision, or is a task by its shape (code, an error, a file and line), else None.
+
+    What a walk may start from: a statement or a wondering. The fitted model's "a task" is not used here: it
+    was fitted on conversation turns, where a plain statement is most often an instruction, and a seed is a
+    statement by nature."""
+    found = classify_turn(text)
+    if found.kind == CONVERGENT or (found.kind == EXECUTIVE and not found.reason.startswith(_WHAT[EXECUTIVE])):
+        return found
+    return None
+
+
 def chances(held: dict[str, float]) -> dict[str, float]:
     """How likely the turn is each kind, as the fitted model reads its pieces."""
     model = _model()

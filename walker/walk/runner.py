@@ -28,6 +28,7 @@ from walker.pool.store import POOL, PoolStore
 from walker.refs import note_of
 from walker.report import WalkOutcome, render_picture, render_report
 from walker.seeds import candidate_seeds, choose_seed
+from walker.turns import CONVERGENT, EXECUTIVE, request
 from walker.walk.candidate import hypothesis_record, noteworthy_record
 from walker.walk.critic import CriticContext, PoolClaim, Verdict, gate, one_per_refs
 from walker.walk.engines import get_engine
@@ -248,6 +249,9 @@ def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]
             raise NoSeed(f"the seed infers {found}. A walk does not start from what someone's health, mind, "
                          "gender, age, origin, faith, sexuality, politics, family or disability may be; "
                          "say the idea without the person")
+        if asked := request(options.seed_text):
+            raise NoSeed(f"the seed is {_ASKS[asked.kind]} ({asked.reason}); a walk starts from an idea and "
+                         "wanders, it does not decide or do: give it a statement, or a question you wonder about")
         return _seed_from_text(ws, options.seed_text)
     recent = history[-ws.wander_settings.no_reuse_walks:] if ws.wander_settings.no_reuse_walks else []
     used = {str((run.get("seed") or {}).get("path")) for run in recent} | _bridged(records, recent)
@@ -284,6 +288,9 @@ def _with_refs(ws: Workspace, hood: Neighbourhood, refs: tuple[str, ...]) -> Nei
     extra = tuple(Item(path, ref, "near", None, 0.0, (), "cited by the entry being rewritten")
                   for ref in refs[1:] if (path := note_of(ref)) in ws.corpus.notes and path not in have)
     return dataclasses.replace(hood, near=extra + hood.near) if extra else hood
+
+
+_ASKS = {CONVERGENT: "a choice to make", EXECUTIVE: "a task"}
 
 
 def _seed_from_text(ws: Workspace, text: str) -> Seed:
