@@ -138,6 +138,8 @@ def test_item_10_three_ignores_mute_and_engagement_resets(tmp_path):
                                             applies=["feeding a starter"]))
 
     def fb(outcome, *extra):
+        shown = CliRunner().invoke(main, ["surface", str(vault), "--turn", "walk note", "--mode", "pull", "--json"])
+        assert "hyp-2026-11-30-001" in shown.output
         result = CliRunner().invoke(main, ["feedback", "hyp-2026-11-30-001", outcome, str(vault), *extra])
         assert result.exit_code == 0, result.output
 
@@ -155,6 +157,21 @@ def test_item_10_three_ignores_mute_and_engagement_resets(tmp_path):
     fb("rejected", "--turn", "no, feeding speed has nothing to do with queues")
     (rejected,) = store.records("rejected")
     assert "nothing to do with queues" in rejected.data["rejection_evidence"]
+
+
+def test_feedback_counts_only_for_a_note_walker_showed(tmp_path):
+    """Three "ignored" for a note never surfaced would mute it; one surfacing takes one outcome."""
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    store = PoolStore(vault)
+    store.write_record("active", hypothesis("hyp-2026-11-30-001", "A claim about feeding a sourdough starter slowly.",
+                                            applies=["feeding a starter"]))
+    never = CliRunner().invoke(main, ["feedback", "hyp-2026-11-30-001", "ignored", str(vault)])
+    assert never.exit_code != 0 and "was not surfaced" in never.output
+    CliRunner().invoke(main, ["surface", str(vault), "--turn", "walk note", "--mode", "pull"])
+    assert CliRunner().invoke(main, ["feedback", "hyp-2026-11-30-001", "ignored", str(vault)]).exit_code == 0
+    again = CliRunner().invoke(main, ["feedback", "hyp-2026-11-30-001", "ignored", str(vault)])
+    assert again.exit_code != 0 and "was not surfaced since its last feedback" in again.output
+    assert store.records("active")[0].data["ignored_in_a_row"] == 1
 
 
 def test_on_a_walked_vault_exploratory_turns_surface_each_record_and_decisions_do_not(tmp_path):

@@ -23,6 +23,7 @@ import json
 import os
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -220,11 +221,15 @@ def feedback(vault: Path, record_id: str, outcome: str, now: datetime, turn_id: 
              turn: str | None = None, surfaced_at: str | None = None) -> lifecycle.Outcome:
     """What became of a surfaced note: engaged, ignored or rejected (see ``lifecycle.conversation_feedback``).
 
-    Only for an active hypothesis: feedback on any other id is refused before anything is written."""
+    Only for an active hypothesis that was surfaced and has no outcome for it yet: any other feedback is
+    refused before anything is written (three ignores of a note never shown must not mute it)."""
     active = Path(vault) / POOL / "active"
     if Path(record_id).name != record_id or not is_regular(active / f"{record_id}.md"):
         raise LifecycleError(f"{record_id}: no such hypothesis in {active}; feedback applies to active hypotheses "
                              "(`walker pool list` shows them)")
+    if not awaits_feedback(vault, record_id):
+        raise LifecycleError(f"{record_id} was not surfaced since its last feedback: feedback says what became of a "
+                             "note walker showed (`walker surface` shows one)")
     return lifecycle.conversation_feedback(PoolStore(vault), record_id, outcome, now, turn_id, turn,
                                            ignores_to_mute=surface_settings(vault).ignores_to_mute,
                                            surfaced_at=surfaced_at)
@@ -235,10 +240,30 @@ SURFACE_TAIL = 1 * MB  # of walks/surface.jsonl, read on every turn: months of e
 
 def last_surfaced(vault: Path, session: str | None = None) -> dict[str, Any] | None:
     """The latest surface event (for a session, when the client names one), from the log's last lines."""
+    for event in _surface_events(vault):
+        if not (session is None or str(event.get("turn_id") or "").startswith(session)):
+            continue
+        if event.get("outcome"):
+            return None  # the last note already has its outcome
+        if event.get("hypothesis_id"):
+            return event
+    return None
+
+
+def awaits_feedback(vault: Path, record_id: str) -> bool:
+    """Whether the record was surfaced and that surfacing has no outcome yet: the only feedback that counts."""
+    for event in _surface_events(vault):
+        if event.get("hypothesis_id") == record_id:
+            return not event.get("outcome")
+    return False
+
+
+def _surface_events(vault: Path) -> Iterator[dict[str, Any]]:
+    """The events of walks/surface.jsonl, newest first, from its last ``SURFACE_TAIL`` bytes."""
     try:
         tail = read_tail(Path(vault) / POOL / "surface.jsonl", SURFACE_TAIL, follow=False)
     except OSError:  # none yet, or not a file walker wrote (a FIFO, a symlink)
-        return None
+        return
     lines = tail.decode("utf-8", errors="replace").splitlines()
     if len(tail) == SURFACE_TAIL:
         lines = lines[1:]  # the first line may be cut
@@ -247,13 +272,8 @@ def last_surfaced(vault: Path, session: str | None = None) -> dict[str, Any] | N
             event = json.loads(line)
         except ValueError:
             continue
-        if not isinstance(event, dict) or not (session is None or str(event.get("turn_id") or "").startswith(session)):
-            continue
-        if event.get("outcome"):
-            return None  # the last note already has its outcome
-        if event.get("hypothesis_id"):
-            return event
-    return None
+        if isinstance(event, dict):
+            yield event
 
 
 def _build_vocabulary(root: Path) -> dict[str, float]:

@@ -274,7 +274,10 @@ def item_10(scratch: Scratch) -> Item:
     if record is None:
         item.evidence.append("no active hypothesis to ignore")
         return item
-    for _ in range(3):
+    for _ in range(3):  # each ignore answers a surfacing: feedback on a note never shown is refused
+        if record["id"] not in (_surfaced(scratch, item, "walk note", "--mode", "pull") or []):
+            item.evidence.append(f"{record['id']} was not surfaced on a pull")
+            return item
         scratch.run(item, "feedback", record["id"], "ignored", str(scratch.root), "--now", NOW)
     status = next((r.get("status") for r in scratch.records("active") if r["id"] == record["id"]), None)
     item.evidence.append(f"{record['id']} is now {status}")
