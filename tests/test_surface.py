@@ -227,3 +227,15 @@ def test_a_surfaced_record_counts_as_used_and_settings_tune_the_gate(tmp_path):
     assert "counts as use" in (vault / "walks" / "log.md").read_text()
     (vault / "walker.toml").write_text("[surface]\nmatch_auto = 0.99\n", encoding="utf-8")
     assert surface(vault, turn, "auto").surfaced == []  # a stricter gate from walker.toml
+
+
+@pytest.mark.parametrize("turn", ["What else might cause this KeyError in compost.py:12? Any other angle?",
+                                  "Traceback (most recent call last): walk note"])
+def test_a_pull_on_a_task_by_its_shape_stays_silent(tmp_path, turn):
+    """Error text, code or a file and line are a task even when they ask for another angle."""
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    PoolStore(vault).write_record("active", hypothesis("hyp-2026-11-30-001", "A claim about compost going sour.",
+                                                       applies=["compost going sour"]))
+    result = surface(vault, turn, mode="pull")
+    assert result.surfaced == [] and "task" in (result.silent_reason or "")
+    assert surface(vault, "walk note", mode="pull").surfaced  # a plain pull still lists it

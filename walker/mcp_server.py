@@ -33,8 +33,10 @@ def build_server(vault: Path) -> Any:
 
     @server.tool()
     def walk_surface(query: str, mode: str = "pull", limit: int = 0) -> dict[str, Any]:
-        """Hypotheses that fit this turn. mode "pull" lists every eligible one, best first (limit: at most
-        that many, 0 for all); "auto" returns at most one, and usually none."""
+        """Hypotheses that fit the user's turn (pass the user's own words as query). mode "pull" lists every
+        eligible one, best first (limit: at most that many, 0 for all), unless the turn is a task by its shape
+        (code, an error, a file and line): then none. "auto" returns at most one, only on a turn that wonders
+        aloud, and usually none. The turn is classified the same way in both modes."""
         result = surface(vault, query, mode if mode in ("auto", "pull") else "pull", limit if limit > 0 else None)
         log_surfaced(vault, result, datetime.now(timezone.utc), "mcp")
         return {"notice": NOTICE, **result.as_dict(), "notes": framed(result.surfaced)}

@@ -36,7 +36,7 @@ from walker.pool.records import confidence_rank
 from walker.pool.store import POOL, PoolStore, StoredRecord
 from walker.refs import Ref
 from walker.safefile import MB, is_regular, read_tail
-from walker.turns import EXPLORATORY, classify_turn
+from walker.turns import EXPLORATORY, classify_turn, shaped_task
 from walker.vocabulary import cosine, load_vocabulary, weigh
 
 PULL_PHRASES = (
@@ -94,6 +94,10 @@ def surface(vault: Path | str, turn: str, mode: str | None = None, limit: int | 
     scores = {r.id: cosine(turn_vector, weigh(_text_of(r), vocabulary)) for r in records}
     result = Surfacing(chosen, scores={k: round(v, 3) for k, v in scores.items()})
     ranked = sorted(records, key=lambda r: (-scores[r.id], r.id))
+    moment = classify_turn(turn)
+    if chosen == "pull" and shaped_task(moment):
+        result.silent_reason = f"a pull waits for a request for another angle; this turn is a task ({moment.reason})"
+        return result
     if chosen == "pull":
         if not weigh(_without_pull_phrases(turn), vocabulary):
             # A bare "walk note" names no subject: the pool's newest and surest first.
@@ -104,7 +108,6 @@ def surface(vault: Path | str, turn: str, mode: str | None = None, limit: int | 
         if not picked:
             result.silent_reason = "no hypothesis matches this turn even faintly"
         return result
-    moment = classify_turn(turn)
     if moment.kind != EXPLORATORY:
         result.silent_reason = f"a side note waits for an exploratory turn; this one is {moment.kind} ({moment.reason})"
         return result

@@ -89,9 +89,13 @@ def request(text: str) -> Turn | None:
     was fitted on conversation turns, where a plain statement is most often an instruction, and a seed is a
     statement by nature."""
     found = classify_turn(text)
-    if found.kind == CONVERGENT or (found.kind == EXECUTIVE and not found.reason.startswith(_WHAT[EXECUTIVE])):
-        return found
-    return None
+    return found if found.kind == CONVERGENT or shaped_task(found) else None
+
+
+def shaped_task(turn: Turn) -> bool:
+    """Whether the turn is a task by its shape (code, an error, a file and line), not by its words: what no
+    request for another angle turns into wondering ("what else might cause this KeyError in a.py:12?")."""
+    return turn.kind == EXECUTIVE and not turn.reason.startswith(_WHAT[EXECUTIVE])
 
 
 def chances(held: dict[str, float]) -> dict[str, float]:
