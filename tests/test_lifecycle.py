@@ -147,7 +147,7 @@ def test_reject_archive_mute_unmute_keep_folder_and_status_in_step(walked):
     assert records(vault, "rejected")[ids[0]].data["rejection_evidence"] == "the two passages mean different things"
     assert cli("archive", ids[1], vault).exit_code == 0
     assert records(vault, "archived")[ids[1]].data["status"] == "archived"
-    again = cli("reject", ids[0], vault, "--evidence", "x")
+    again = cli("reject", ids[0], vault, "--evidence", "the same reason, again")
     assert again.exit_code == 2 and "rejected" in again.output
     log = (vault / "walks" / "log.md").read_text()
     for event in ("mute:", "unmute:", "reject:", "archive:"):
@@ -423,3 +423,12 @@ def test_an_app_json_that_points_outside_the_vault_is_not_the_inbox(tmp_path):
     (vault / "Notes In").mkdir()
     (vault / ".obsidian" / "app.json").write_text(jsonlib.dumps({"newFileLocation": "folder", "newFileFolderPath": "Notes In"}))
     assert find_inbox(vault) == "Notes In"
+
+
+@pytest.mark.parametrize("evidence", ["x", "no", "wrong!", "不对"])
+def test_a_rejection_whose_evidence_says_nothing_is_refused(walked, evidence):
+    vault, (record_id, *_) = walked
+    result = cli("reject", record_id, vault, "--evidence", evidence)
+    assert result.exit_code == 2 and "says too little" in result.output
+    assert record_id in records(vault, "active")
+

@@ -194,6 +194,7 @@ def test_braces_in_an_archive_reason_and_a_rejecting_turn_are_kept(walked):
     vault, (first, second, *_) = walked
     assert cli("archive", first, vault, "--reason", "not now {id} {").exit_code == 0
     assert f"archive: [[{first}]] (not now {{id}} {{)" in log_text(vault)
+    cli("surface", vault, "--turn", "walk note", "--mode", "pull")  # feedback answers a note walker showed
     result = cli("feedback", second, "rejected", vault, "--turn", "no: {self.__class__} is {{wrong}}")
     assert result.exit_code == 0, result.output
     assert "{self.__class__} is {{wrong}}" in log_text(vault)

@@ -207,6 +207,8 @@ def started_here(store: PoolStore, record_id: str, note: Path) -> bool:
     return pending is not None and (str(front.get("id")), digest(text)) == pending
 
 
+MIN_EVIDENCE_WORDS = 3  # "x", "no" or "wrong" is not evidence; "the passages mean different things" is
+
 # The example text the review site's commands carry for each option: a command copied and run unedited
 # must not record the example as the reviewer's evidence.
 PLACEHOLDERS = {"--source": "what shows it holds", "--statement": "the fact, in your words",
@@ -248,6 +250,9 @@ def reject(store: PoolStore, record_id: str, *, evidence: str, now: datetime) ->
     if not evidence.strip():
         raise LifecycleError("a rejection needs --evidence: what showed the hypothesis wrong")
     user_text("--evidence", evidence)
+    if word_count(evidence) < MIN_EVIDENCE_WORDS:
+        raise LifecycleError(f"--evidence “{evidence.strip()}” says too little: in a few words, what showed the "
+                             "hypothesis wrong (a rejection is kept, and later walks never join the pair again)")
     return _move(store, record_id, "rejected", {"rejected": now.date().isoformat(),
                                                 "rejection_evidence": evidence},
                  "reject", f" evidence: {evidence}", now, allowed=("active", "muted"))
