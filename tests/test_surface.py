@@ -239,3 +239,13 @@ def test_a_pull_on_a_task_by_its_shape_stays_silent(tmp_path, turn):
     result = surface(vault, turn, mode="pull")
     assert result.surfaced == [] and "task" in (result.silent_reason or "")
     assert surface(vault, "walk note", mode="pull").surfaced  # a plain pull still lists it
+
+
+def test_a_record_that_quotes_what_a_note_says_of_a_person_never_surfaces_unasked(tmp_path):
+    """A walk kept a record quoting "The new pills leave me foggy all afternoon"; it surfaced on an ordinary turn."""
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    PoolStore(vault).write_record("active", hypothesis(
+        "hyp-2026-11-30-001", "Daily says “the new pills leave me foggy all afternoon, and I sleep badly since”, and "
+        "Compost adds “a heap left alone goes sour”.", applies=["thinking about afternoons in the garden"]))
+    result = surface(vault, "I've been wondering about slow afternoons in the garden", mode="auto")
+    assert result.surfaced == []

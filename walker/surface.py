@@ -38,6 +38,7 @@ from walker.refs import Ref
 from walker.safefile import MB, is_regular, read_tail
 from walker.turns import EXPLORATORY, classify_turn, shaped_task
 from walker.vocabulary import cosine, load_vocabulary, weigh
+from walker.walk.sensitive import sensitive_inference
 
 PULL_PHRASES = (
     "walk note", "walk notes", "散步看看", "散步", "any other angle", "another angle", "am i missing something",
@@ -129,6 +130,9 @@ def _blocked(record: StoredRecord, score: float, turn: dict[str, float], vocabul
         return "muted"
     if data.get("impact") != "add":
         return "impact is rewrite: shown only when asked for"
+    said = " ".join(str(x) for x in [data.get("claim", ""), *(data.get("applies_when") or [])])
+    if found := sensitive_inference(said):
+        return f"it carries what a note says of a person ({found.split(':')[0]}): never shown unasked"
     if score < settings.match_auto:
         return f"match {score:.2f} is below {settings.match_auto}"
     # A never_applies_when names a kind of situation ("following the steps to get it done today"); the

@@ -1,0 +1,43 @@
+"""The sensitive-inference guard: a lexicon and a model fitted on labelled sentences, checked on sentences written
+apart (bench/sensitive/check.yaml, never fitted on)."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from walker.walk.sensitive import lexicon_inference, model_inference, sensitive_inference
+
+CHECK = Path(__file__).resolve().parents[1] / "bench" / "sensitive" / "check.yaml"
+
+
+@pytest.mark.parametrize("text", [
+    "He has been running on empty for weeks.", "She keeps one day a week holy.",
+    "Her evenings are school runs and bedtime stories.", "His hands shake when he writes.",
+    "The author is wired differently from his colleagues.", "最近吃了新药，整个下午都昏昏沉沉的。",
+])
+def test_what_the_lexicon_has_no_word_for_is_read_by_the_model(text):
+    assert lexicon_inference(text) is None
+    assert sensitive_inference(text) is not None and "fitted model" in sensitive_inference(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Kill the child process before the parent exits.", "The immune system keeps a memory of past infections.",
+    "这是一场与时间的赛跑。", "父目录下的子进程被杀掉了。", "Baked a rye loaf for a friend's birthday.",
+])
+def test_innocent_look_alikes_pass(text):
+    assert sensitive_inference(text) is None
+
+
+def test_on_sentences_written_apart_the_guard_finds_twice_what_the_lexicon_did():
+    rows = yaml.safe_load(CHECK.read_text(encoding="utf-8"))
+    truth = [r["label"] == "sensitive" for r in rows]
+
+    def rates(guard):
+        said = [guard(r["text"]) is not None for r in rows]
+        hit = sum(t and s for t, s in zip(truth, said))
+        return hit / max(1, sum(said)), hit / sum(truth)
+
+    lexicon, model, guard = rates(lexicon_inference), rates(model_inference), rates(sensitive_inference)
+    assert guard[0] >= 0.9 and guard[1] >= 0.6  # measured: 93% precision, 61% recall (bench/README.md)
+    assert guard[1] >= 2 * lexicon[1] and model[0] >= 0.9
