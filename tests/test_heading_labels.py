@@ -92,11 +92,13 @@ def test_a_link_to_a_heading_uses_the_id_the_sites_page_gives_it():
 
     from walker.site.build import EXTENSIONS
     from walker.site.links import heading_anchor, plain_heading
+    from walker.site.obsidian import as_obsidian_shows
 
     names = [e if isinstance(e, str) else next(iter(e)) for e in EXTENSIONS]
     configs = {name: dict(e[name]) for e in EXTENSIONS if isinstance(e, dict) for name in e}
-    page = Markdown(extensions=names, extension_configs=configs).convert(
-        "\n\n".join(f"## {plain_heading(text)}\n\nText." for text in HEADINGS))
+    # The note's page: the note as Obsidian shows it (its HTML reduced to text), then the site's Markdown.
+    page = Markdown(extensions=names, extension_configs=configs).convert(as_obsidian_shows(
+        "\n\n".join(f"## {plain_heading(text)}\n\nText." for text in HEADINGS)))
     ids = [re.sub(r"^_\d+$", "", found) for found in re.findall(r'<h2 id="([^"]*)"', page)]
     assert ids == [heading_anchor(text) for text in HEADINGS]
     assert ids[0] == "pure-intersection-types-rfc" and ids[3] == ""

@@ -116,3 +116,85 @@ def test_only_a_cited_notes_own_page_is_forgiven():
     assert NOTE_PAGE.search("Doc file 'notes/A.md' contains a link 'b.png', but the target 'notes/b.png' is not found")
     assert not NOTE_PAGE.search("Doc file 'reports/x.md' contains a link '../notes/y.md', but the target 'notes/y.md' "
                                 "is not found among documentation files.")
+
+
+def test_nested_callouts_and_callouts_in_quotes_and_lists_become_admonitions():
+    shown = as_obsidian_shows("> [!example] Outer\n> text\n>\n> > [!info]\n> > inner")
+    assert [line for line in shown.split("\n") if line.strip()] == [
+        '!!! example "Outer"', "    text", '    !!! info "Info"', "        inner"]
+    quoted = as_obsidian_shows("> quote\n> > [!tip] T\n> > body")
+    assert '> !!! tip "T"\n>     body' in quoted
+    listed = as_obsidian_shows("1. item\n    > [!warning]\n    > careful")
+    assert '    !!! warning "Warning"\n        careful' in listed
+    assert "[!note] in code" in as_obsidian_shows("> [!info] I\n> ```\n> > [!note] in code\n> ```")
+
+
+@pytest.mark.parametrize("written, shown", [
+    ("Heat $Q = mc$ here", "Heat `Q = mc` here"),
+    ("Costs $5 or $6", "Costs $5 or $6"),  # money: a "$" closing after a space is no math
+    ("From $5-$10", "From $5-$10"),  # nor one followed by a digit
+    ("See $$E$$ inline", "See `E` inline"),
+    ("$$\nx_1\n$$", "\n```latex\nx_1\n```\n"),
+    ("$$ never closed\nmore", "$$ never closed\nmore"),
+    ("A `$x$` code span", "A `$x$` code span"),
+    ("Tick $a`b$", "Tick ``a`b``"),
+])
+def test_math_is_shown_as_tex_in_code(written, shown):
+    assert as_obsidian_shows(written) == shown
+
+
+@pytest.mark.parametrize("written, shown", [
+    ("#tag starts a line", "\\#tag starts a line"),  # Python-Markdown would read it as a heading
+    ("- #pull item", "- \\#pull item"),
+    ("> #quoted", "> \\#quoted"),
+    ("#1984 neither", "\\#1984 neither"),
+    ("# A heading", "# A heading"),
+    ("text #tag and a#b", "text #tag and a#b"),
+])
+def test_a_tag_never_turns_into_a_heading(written, shown):
+    assert as_obsidian_shows(written) == shown
+
+
+def test_tags_become_the_link_given():
+    shown = as_obsidian_shows("#a and **#b** and a#c and #12 and `#d`\n## Head #e",
+                              tag_link=lambda tag: f"<{tag}>")
+    assert shown == "<#a> and **<#b>** and a#c and #12 and `#d`\n\n## Head #e"  # a heading's tags stay its text
+
+
+def test_footnotes_become_numbered_links_and_a_list():
+    shown = as_obsidian_shows("One[^b] two^[inline] three[^a] again[^b] none[^x].\n\n"
+                              "[^a]: Note A\n    more A\n[^b]: Note B\n[^c]: unused")
+    text, _, notes = shown.partition("\n---\n")
+    assert text.startswith('One[¹](#fn-1 "Footnote 1"){: #fn-ref-1 } two[²](#fn-2 "Footnote 2"){: #fn-ref-2 } '
+                           'three[³](#fn-3 "Footnote 3"){: #fn-ref-3 } again[¹](#fn-1 "Footnote 1") none[^x].')
+    assert notes.strip().split("\n") == [
+        '1. Note B [↩](#fn-ref-1 "Back to the text")', "    {: #fn-1 }",
+        '2. inline [↩](#fn-ref-2 "Back to the text")', "    {: #fn-2 }",
+        '3. Note A', '    more A [↩](#fn-ref-3 "Back to the text")', "    {: #fn-3 }"]
+    assert "unused" not in shown
+    assert as_obsidian_shows("x[^a]\n\n[^a]: y", footnote_ids="fn-e2").startswith('x[¹](#fn-e2-1 "Footnote 1")')
+
+
+@pytest.mark.parametrize("written, shown", [
+    ("`done`<br>`not done`", "`done` `not done`"),  # stripped to nothing, the two spans would read as one
+    ("Write `<span>` in code", "Write `<span>` in code"),
+    ("- item\n## Heading", "- item\n\n## Heading"),  # a heading ends a list in Obsidian
+    ("- item\n> quote", "- item\n\n> quote"),
+])
+def test_html_and_block_starts(written, shown):
+    assert as_obsidian_shows(written) == shown
+
+
+def test_code_in_a_quote_or_a_list_item_is_code():
+    text = "> ```\n> #tag $x$\n> ```\nafter\n\n1. item\n\n    ```sh\n    # $HOME #x\n    ```\n2. next"
+    assert [code for _, code in regions(text)] == [True, True, True, False, False, False, False, True, True, True,
+                                                  False]
+    assert as_obsidian_shows(text, tag_link=lambda tag: "TAG").count("TAG") == 0
+
+
+def test_a_heading_with_an_html_anchor_is_linked_by_its_shown_text():
+    from walker.site.links import heading_anchor
+
+    assert heading_anchor('PHP Best Practices <a name="php-best-practices"></a>') == "php-best-practices"
+    assert heading_anchor("Steam %% note %% time") == "steam-time"
+    assert heading_anchor("Heat $Q$ stored[^1]") == "heat-q-stored"

@@ -101,7 +101,7 @@ def test_every_pages_navigation_links_to_pages_that_exist(built):
     folders = {page.parent for page in pages if "/notes/" in page.as_posix() or "/hypotheses/" in page.as_posix()}
     assert len(folders) >= 3  # hypotheses/ and cited notes at two depths
     for page in pages:
-        nav = re.search(r'data-md-type="navigation".*?data-md-type="toc"', page.read_text(), flags=re.DOTALL)
+        nav = re.search(r'data-md-type="navigation".*?data-md-component="content"', page.read_text(), flags=re.DOTALL)
         assert nav, page
         hrefs = [h for h in re.findall(r'href="([^"#:]+)"', nav.group(0))]
         if page.parent in folders:
@@ -219,8 +219,8 @@ def test_decide_commands_quote_a_hand_edited_id_and_an_odd_vault_folder(tmp_path
 
 
 def test_a_decide_box_holds_a_hostile_id_and_decision_as_text(tmp_path):
-    """The box is rendered once and filled in per page: what is filled in must stay text, including the
-    names of the other fill-ins and markup."""
+    """The bar and the box are rendered once and filled in per page: what is filled in must stay text,
+    including the names of the other fill-ins and markup."""
     import html as htmllib
     import shlex
 
@@ -228,13 +228,13 @@ def test_a_decide_box_holds_a_hostile_id_and_decision_as_text(tmp_path):
 
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
     PoolStore(vault).ensure()
-    hostile_id = "hyp-1 WALKERFILLWHERE <img src=x onerror=alert(1)> walker-decide-box-0"
+    hostile_id = "hyp-1 WALKERFILLWHERE <img src=x onerror=alert(1)> walker-decide-box-0 walker-decision-bar-0"
     (vault / "walks" / "active" / "hyp-2026-11-30-009.md").write_text(
         f"---\nid: '{hostile_id}'\nclaim: A claim.\nstatus: active\nsupporting_refs: [Garden/Compost.md]\n"
         "confidence: low\nimpact: add\nreview: '<script>alert(2)</script> WALKERFILLID'\n---\n# x\n", encoding="utf-8")
     build_site(vault, tmp_path / "site")
     page = (tmp_path / "site" / "hypotheses" / "hyp-2026-11-30-009.html").read_text(encoding="utf-8")
-    body = page[page.index('id="decide"'):page.index('id="reviewer-notes"')]
+    body = page[page.index('class="admonition walker-decision"'):page.index('id="reviewer-notes"')]  # bar and box
     assert "<script" not in body and "<img" not in body and "WALKERFILL" not in body.replace(
         htmllib.escape("WALKERFILLWHERE"), "").replace(htmllib.escape("WALKERFILLID"), "")
     assert "You decided <strong>&lt;script&gt;alert(2)&lt;/script&gt; walkerfillid</strong>" in body  # as read, lower case
@@ -357,3 +357,99 @@ def test_a_note_page_links_exactly_what_the_corpus_reads_as_links(tmp_path):
     for shown_as_written in ("[[Soil]]", "[[Pruning]]", "[[Aphids]]"):
         assert shown_as_written in page, shown_as_written
     assert "Mulch" not in page  # the HTML comment is hidden, as Obsidian hides it
+
+
+def test_long_note_titles_become_short_labels_named_once():
+    from walker.site.markup import LABEL_LIMIT, label, note_labels, short_title
+
+    a = "Missing tags, aliases and cssclasses in some Obsidian 1.9.x versions"
+    b = "How to style backlinks and custom statuses in Reading mode"
+    assert short_title("Proofing Box Thermostat ↔ Brining") == "Proofing Box Thermostat ↔ Brining"  # short: as it is
+    assert short_title(f"{a} ↔ {b}") == "Missing tags, aliases and… ↔ How to style backlinks and…"
+    assert all(len(label(t)) <= LABEL_LIMIT for t in (a, b, "x" * 90, "word " * 30))
+    # Two titles that start the same keep what tells them apart.
+    x, y = "Recurring tasks set up for the weekly review of Kitchen", "Recurring tasks set up for the weekly review of Garden"
+    labels = [short for _, short in note_labels(f"{x} ↔ {y}")]
+    assert labels[0] != labels[1] and labels[0].endswith("Kitchen") and labels[1].endswith("Garden")
+    assert [n for n, _ in note_labels("README ↔ README")] == ["README", "README"]
+
+
+def test_a_claim_names_long_notes_by_their_labels_but_quotes_stay_as_written():
+    from walker.site.recordpage import _labelled
+
+    a = "Missing tags, aliases and cssclasses in some Obsidian 1.9.x versions"
+    b = "How to style backlinks and custom statuses in Reading mode"
+    claim = f"{a} and {b} describe one mechanism: “{a} is the title here” and “so it stays”."
+    shown = _labelled(claim, f"{a} ↔ {b}")
+    assert shown.startswith("Missing tags, aliases and… and How to style backlinks and… describe")
+    assert f"“{a} is the title here”" in shown
+
+
+def test_next_in_queue_links_follow_the_queue(tmp_path):
+    """Each page's "Next in queue" is the next record of the queue that still needs a decision."""
+    vault = walked_copy(tmp_path, walks=3)
+
+    def nexts(site):
+        queue = re.findall(r'<a class="walker-queue-title" href="hypotheses/([^"]+)" title="[^"]+"',
+                           (site / "review.html").read_text(encoding="utf-8"))
+        found = []
+        for n, name in enumerate(queue):
+            on = re.search(r'<p class="walker-queue-on">(.*?)</p>',
+                           (site / "hypotheses" / name).read_text(encoding="utf-8"), re.S).group(1)
+            assert on.startswith(f"{n + 1} of {len(queue)}")
+            following = re.search(r'<a href="([^"]+)" title="[^"]+">Next in queue →</a>', on)
+            found.append(following.group(1) if following else None)
+        return queue, found
+
+    build_site(vault, tmp_path / "site")
+    queue, found = nexts(tmp_path / "site")
+    assert len(queue) >= 2 and found == [*queue[1:], None]
+    # Decided in Obsidian (not applied yet): still in the queue, but no longer next.
+    record = vault / "walks" / "active" / queue[1].replace(".html", ".md")
+    record.write_text(record.read_text(encoding="utf-8").replace("\nstatus: active", "\nreview: confirm\nstatus: active", 1),
+                      encoding="utf-8")
+    build_site(vault, tmp_path / "site")
+    queue_after, found = nexts(tmp_path / "site")
+    assert queue_after == queue and found[0] == (queue[2] if len(queue) > 2 else None)
+
+
+def test_the_bar_offers_what_the_record_allows(tmp_path):
+    """A muted hypothesis is unmuted, not muted again; a noteworthy entry is archived or decided in Obsidian."""
+    from walker.site.decide import DecideBox
+
+    muted = DecideBox("active", "hyp-1", "/v", "obsidian://x", "", muted=True).bar_markdown()
+    assert "walker unmute WALKERFILLID" in muted and "walker mute " not in muted
+    noteworthy = DecideBox("noteworthy", "hyp-2", "/v", "obsidian://x", "").bar_markdown()
+    assert "walker archive WALKERFILLID" in noteworthy and "discharge" not in noteworthy
+    assert "human_review_outcome" in noteworthy
+
+
+def _render(text: str) -> tuple[str, list]:
+    import markdown
+
+    from walker.site.build import EXTENSIONS
+
+    names = [e if isinstance(e, str) else next(iter(e)) for e in EXTENSIONS]
+    configs = {k: v for e in EXTENSIONS if isinstance(e, dict) for k, v in e.items()}
+    md = markdown.Markdown(extensions=names, extension_configs=configs)
+    return md.convert(text), md.toc_tokens
+
+
+def test_a_task_checkbox_is_named_by_its_task():
+    html, _ = _render("# Tasks\n\n- [ ] buy *flour* <b>now</b> & salt\n- [x] done\n    - [ ] a subtask\n\n"
+                      "1. [ ] loose\n\n2. [x] list\n")
+    names = re.findall(r'<input aria-label="([^"]*)"', html)
+    assert names == ["buy flour &lt;b&gt;now&lt;/b&gt; &amp; salt", "done", "a subtask", "loose", "list"]
+    assert html.count('type="checkbox"') == 5 and "<b>" not in html
+
+
+def test_the_page_title_has_no_permalink_and_an_empty_heading_no_contents_entry():
+    from mkdocs.structure.toc import get_toc
+
+    from walker.site.markdown_ext import safe_toc
+
+    html, tokens = _render("# Title\n\n## \n\n### Under it\n\n## Named\n")
+    assert '<h1 id="title">Title</h1>' in html and 'href="#named"' in html  # a section keeps its permalink
+    toc = get_toc(tokens)
+    safe_toc(toc.items)
+    assert [(i.title, [c.title for c in i.children]) for i in toc.items[0].children] == [("Under it", []), ("Named", [])]

@@ -15,11 +15,11 @@ from urllib.parse import quote
 from markdown import Markdown
 
 from walker.corpus import Resolver, find_subpath
-from walker.corpus.model import Block, Corpus, Heading
+from walker.corpus.model import Block, Corpus, Heading, ParsedNote
 from walker.corpus.parse import decode_uri, is_internal_url
 from walker.corpus.parse import markdown as parser
 from walker.refs import heading_label, split_subpath
-from walker.site.obsidian import regions
+from walker.site.obsidian import HTML_TAG, regions, shown_heading
 
 # No class below may cross the "[" that opens another match: a line of "[[[[…" stays linear.
 WIKILINK = re.compile(r"(!?)\[\[((?:[^\[\]\n]|\[(?!\[))+?)]]")
@@ -29,6 +29,8 @@ _CODE_OR_WIKILINK = re.compile(r"(!?\[\[(?:[^\[\]\n]|\[(?!\[))+?]]|`+[^`]*`+)")
 
 
 LEAVES = "Opens the note in Obsidian: the site has no page for it"
+TAG_SEARCH = "Searches this tag in Obsidian"
+PICTURE_SIZE = re.compile(r"\s*([0-9]+)\s*(?:x\s*([0-9]+)\s*)?")
 
 
 def obsidian_url(vault_name: str, vault_path: str) -> str:
@@ -42,10 +44,11 @@ def block_anchor(block_id: str) -> str:
 
 @cache
 def heading_anchor(text: str) -> str:
-    """The id the site's page gives a heading: rendered as the page renders it (links, emphasis, code and an
-    attribute list read as they show, HTML made inert), then the toc's own slug, so the two always agree."""
+    """The id the site's page gives a heading: rendered as the page renders it (as Obsidian shows it: comments,
+    HTML and footnote marks gone, math as code; links, emphasis, code and an attribute list read as they show),
+    then the toc's own slug, so the two always agree."""
     _HEADINGS.reset()
-    found = _HEADING_ID.search(_HEADINGS.convert("# " + plain_heading(text).replace("\n", " ")))
+    found = _HEADING_ID.search(_HEADINGS.convert("# " + shown_heading(plain_heading(text).replace("\n", " "))))
     # A heading with no ASCII word (Chinese, say) gets the toc's "_1", "_2"… by its place on the page, which the
     # heading alone cannot tell: the link opens the page.
     return "" if not found or _PLACE_ID.fullmatch(found.group(1)) else found.group(1)
@@ -91,6 +94,8 @@ class SiteLinks:
     def _markdown_link(self, match: re.Match[str], source: str, page: str) -> str:
         """A relative Markdown link or image in a note, pointed at the site or at Obsidian."""
         embed, label, url = match.group(1) == "!", match.group(2), match.group(3).strip("<>")
+        if url.startswith("#") and not embed:
+            return self._own_anchor(match, source, page)
         if not is_internal_url(url) or url.startswith("#"):
             return match.group(0)
         decoded = decode_uri(url)
@@ -98,36 +103,57 @@ class SiteLinks:
             return match.group(0)
         linkpath, subpath = split_subpath(decoded)
         resolved = self.resolver.resolve(linkpath, source).path
+        size = ""
+        if embed:
+            label, size = picture_size(label)
         if resolved is None:
             return f"*{_escape(label) or _escape(linkpath)}*"
         site = self.pages.get(resolved)
         if site is None:
             return f"[{_escape(label) or _escape(linkpath)}]({self.obsidian_url(resolved)} \"{LEAVES}\")"
         anchor = self._anchor(resolved, subpath) if subpath else ""
-        return f"{'!' if embed else ''}[{label}]({self.relative(page, site)}{anchor})"
+        return f"{'!' if embed else ''}[{label}]({self.relative(page, site)}{anchor}){size}"
 
     def _link(self, match: re.Match[str], source: str, page: str) -> str:
         embed, inner = match.group(1) == "!", match.group(2)
         target, _, alias = inner.replace("\\|", "|").partition("|")
         linkpath, subpath = split_subpath(target.strip())
         resolved = self.resolver.resolve(linkpath.strip(), source).path
-        label = alias.strip() or _label(inner)
+        alias = HTML_TAG.sub("", alias).strip()  # Obsidian renders an alias's HTML; the page shows its text
+        label = alias or _label(inner)
         if resolved is None:
             return f"*{_escape(label)}*"
         site = self.pages.get(resolved)
         if embed and site and not resolved.endswith(".md"):
-            return f"![{_escape(alias.strip() if alias.strip() and not alias.strip().isdigit() else '')}]({self.relative(page, site)})"
+            alt, size = picture_size(alias)
+            return f"![{_escape(alt)}]({self.relative(page, site)}){size}"
         if site is None:
             return f"[{_escape(label)}]({self.obsidian_url(resolved)} \"{LEAVES}\")"
         anchor = self._anchor(resolved, subpath) if subpath else ""
         return f"[{_escape(label)}]({self.relative(page, site)}{anchor})"
+
+    def _own_anchor(self, match: re.Match[str], source: str, page: str) -> str:
+        """``[text](#Heading)``: a link to a heading or block of the note it is written in, as Obsidian reads
+        it (the heading's text), or to a heading holding an HTML anchor of that name. One that finds nothing
+        stays as written (the build reports it); so does one written anywhere but in a note."""
+        decoded = decode_uri(match.group(3).strip("<>"))
+        note = self.corpus.notes.get(source)
+        if decoded is None or note is None or _find(note, decoded) is None:
+            return match.group(0)
+        site = self.pages.get(source)
+        if site is None:
+            return f"[{_escape(match.group(2))}]({self.obsidian_url(source)} \"{LEAVES}\")"
+        return f"[{match.group(2)}]({self.relative(page, site)}{self._anchor(source, decoded)})"
 
     def _anchor(self, path: str, subpath: str) -> str:
         """The page anchor for a ``#Heading`` or ``#^block`` subpath of a note, or "" when it has none."""
         note = self.corpus.notes.get(path)
         if note is None:
             return ""
-        found = find_subpath(note, subpath)
+        found = _find(note, subpath)
+        if isinstance(found, Block):
+            # A heading keeps its own id on the page (links to its text need it): its block id leads there.
+            found = next((h for h in note.headings if h.line == found.line), found)
         if isinstance(found, Block) and self.has_block_anchor(path, found.id):
             return "#" + block_anchor(found.id)
         if isinstance(found, Heading) and (anchor := heading_anchor(found.text)):
@@ -138,15 +164,39 @@ class SiteLinks:
         """Inline block ids become anchors; a standalone ``^id`` under a table cannot carry one."""
         return block_id in self.inline_blocks.get(path, set())
 
+    def tag_link(self, tag: str) -> str:
+        """A ``#tag`` as a link to Obsidian's search for it, as clicking a tag in Obsidian does."""
+        query = quote(f"tag:{tag}", safe="")
+        label = _escape(tag).replace("_", "\\_")  # a_b_c must not read as emphasis
+        return f"[{label}](obsidian://search?vault={quote(self.vault_name, safe='')}&query={query} \"{TAG_SEARCH}\"){{: .tag }}"
+
     @staticmethod
     def relative(page: str, target: str) -> str:
         """The link from one site page to another. Both are clean relative paths (walker made them), so
-        this is a walk up and down their folders; posixpath.relpath's absolute paths took 1 s a big build."""
+        this is a walk up and down their folders; posixpath.relpath's absolute paths took 1 s a big build.
+        MkDocs writes a folder's ``README.md`` as its ``index.html``: a link to the HTML page says so."""
+        if target.rsplit("/", 1)[-1] == "README.html":
+            target = target[: -len("README.html")] + "index.html"
         start, to = page.split("/")[:-1], target.split("/")
         common = 0
         while common < min(len(start), len(to) - 1) and start[common] == to[common]:
             common += 1
         return quote("/".join([".."] * (len(start) - common) + to[common:]))
+
+
+def _find(note: ParsedNote, subpath: str) -> Heading | Block | None:
+    """What a subpath names in a note: Obsidian's match (a heading's text, a block id), else a heading that
+    holds an HTML anchor of that name (``## Setup <a name="setup"></a>``, which a browser scrolls to in
+    Obsidian's reading view) or that the site's page gives that id."""
+    found = find_subpath(note, subpath)
+    if found is not None:
+        return found
+    name = subpath.lstrip("#")
+    if not name or name.startswith("^"):
+        return None
+    named = re.compile(r"<a\b[^>]*\b(?:name|id)\s*=\s*[\"']?" + re.escape(name) + r"[\"'\s/>]")
+    return next((h for h in note.headings if "<" in h.text and named.search(h.text)), None) or \
+        next((h for h in note.headings if heading_anchor(h.text) == name), None)
 
 
 def _label(inner: str) -> str:
@@ -157,6 +207,17 @@ def _label(inner: str) -> str:
     name = parts[0].rsplit("/", 1)[-1] if parts and not target.startswith("#") else ""
     rest = [shown for p in (parts[1:] if name else parts) if (shown := heading_label(p).lstrip("^"))]
     return " › ".join([name, *rest] if name else rest) or target
+
+
+def picture_size(alias: str) -> tuple[str, str]:
+    """An embedded picture's alias split into its alt text and the attribute list of its size: Obsidian
+    reads ``300`` or ``300x200`` after the last ``|`` (``![[a.png|alt|300]]``, ``![alt|300](a.png)``)."""
+    alt, _, last = alias.rpartition("|")
+    size = PICTURE_SIZE.fullmatch(last)
+    if not size:
+        return alias.strip(), ""
+    height = f' height="{size.group(2)}"' if size.group(2) else ""
+    return alt.strip(), f'{{: width="{size.group(1)}"{height} }}'
 
 
 def _escape(label: str) -> str:

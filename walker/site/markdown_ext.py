@@ -15,17 +15,21 @@ What the theme prints outside the page's HTML goes through the same rule in the 
 Python-Markdown would take quadratic time or unbounded recursion on, and a long block is cut where it
 parts anyway. Written as a Markdown extension, not an MkDocs hook, so it runs under any Python-Markdown
 site generator.
+
+Two tree passes there serve a screen reader and the Tab key: a task's checkbox is named by its task,
+and a page's title gets no permalink.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Mapping
 from typing import Any
 from xml.etree.ElementTree import Element
 
 import nh3
-from markdown import Extension, Markdown
+from markdown import Extension, Markdown, util
 from markdown.blockprocessors import BlockProcessor
 from markdown.postprocessors import Postprocessor
 from markdown.preprocessors import Preprocessor
@@ -42,7 +46,7 @@ ATTRIBUTES = {
     "*": {"class", "id", "title"},
     "a": {"href", "title"},
     "img": {"src", "alt", "title", "width", "height"},
-    "input": {"type", "name", "id", "checked", "disabled"},
+    "input": {"type", "name", "id", "checked", "disabled", "aria-label"},
     "label": {"for"},
     "th": {"align"},
     "td": {"align"},
@@ -96,11 +100,18 @@ def plain_text(html: str) -> str:
 
 def safe_toc(items: Any) -> None:
     """Make a page's table of contents safe in place: the theme prints each entry's id (in an href) and
-    title unescaped. An entry whose id is not safe loses its link target."""
+    title unescaped. An entry whose id is not safe loses its link target; an empty heading's entry (a link
+    with no words, which a screen reader reads as nothing) gives its place to the headings under it."""
     for item in items:
         item.id = safe_id(item.id) or ""
         item.title = plain_text(item.title)
         safe_toc(item.children)
+    at = 0
+    while at < len(items):
+        if items[at].title.strip():
+            at += 1
+        else:
+            items[at:at + 1] = items[at].children
 
 
 def safe_meta(meta: Mapping[str, Any]) -> dict[str, Any]:
@@ -132,6 +143,46 @@ class AttributeTreeprocessor(Treeprocessor):
                     del element.attrib[name]
                 else:
                     element.attrib[name] = kept
+
+
+class TaskLabelTreeprocessor(Treeprocessor):
+    """A task's checkbox named by the task's words (``aria-label``): the tasklist extension draws it
+    with an empty label, which a screen reader reads as an unnamed checkbox. The checkbox is raw HTML in
+    the stash by now; it is named there, and the sanitiser escapes the name like any attribute."""
+
+    def run(self, root: Element) -> None:
+        for item in root.iter("li"):
+            if "task-list-item" not in item.get("class", "").split():
+                continue
+            holder = item if (item.text or "").strip() else next(iter(item), None)  # a loose list's item: its paragraph
+            found = util.HTML_PLACEHOLDER_RE.match(holder.text or "") if holder is not None else None
+            if holder is None or found is None:
+                continue
+            words = " ".join(util.HTML_PLACEHOLDER_RE.sub(" ", _task_words(holder)).split())
+            stash = self.md.htmlStash.rawHtmlBlocks
+            index = int(found.group(1))
+            name = html.escape(words[:120] or "task", quote=True)
+            stash[index] = str(stash[index]).replace("<input ", f'<input aria-label="{name}" ', 1)
+
+
+def _task_words(element: Element) -> str:
+    """An element's words without those of the lists nested in it (the subtasks name their own boxes)."""
+    words = [element.text or ""]
+    for child in element:
+        if child.tag not in ("ul", "ol"):
+            words.append(_task_words(child))
+        words.append(child.tail or "")
+    return " ".join(words)
+
+
+class HeadingLinkTreeprocessor(Treeprocessor):
+    """No permalink on a page's title: it links to the top of the page, and was one more stop for the Tab
+    key on every page before the first thing to read."""
+
+    def run(self, root: Element) -> None:
+        for heading in root.iter("h1"):
+            for link in [c for c in heading if c.tag == "a" and "headerlink" in c.get("class", "").split()]:
+                heading.remove(link)
 
 
 class FlattenPreprocessor(Preprocessor):
@@ -179,6 +230,10 @@ class SafeHtmlExtension(Extension):
         md.parser.blockprocessors.register(LongBlockProcessor(md.parser), "walker_long_block", 200)
         # Priority 7: after attr_list (8) wrote what a note asked for, before toc (5) reads the headings.
         md.treeprocessors.register(AttributeTreeprocessor(md), "walker_attributes", 7)
+        # Priority 6: after tasklist (25) drew the checkboxes and the inline patterns (20) the words.
+        md.treeprocessors.register(TaskLabelTreeprocessor(md), "walker_task_labels", 6)
+        # Priority 4: after toc (5) gave every heading its permalink.
+        md.treeprocessors.register(HeadingLinkTreeprocessor(md), "walker_heading_links", 4)
         # Priority 0: after raw_html (30) and everything else that writes HTML.
         md.postprocessors.register(SanitizePostprocessor(md), "walker_sanitize", 0)
 

@@ -36,10 +36,10 @@ from walker.site.decide import DecideBox
 from walker.site.links import (
     SiteLinks,
 )
-from walker.site.markup import STATUS_TITLES, as_cell, as_text, keep_markup, shorten
+from walker.site.markup import STATUS_TITLES, as_cell, as_text, inert, keep_markup, short_title, shorten
 from walker.site.notepage import cited_notes, embedded_files, inline_block_ids, note_page, read_note
 from walker.site.reading import PICTURE_LIMIT, read_bytes, read_text
-from walker.site.recordpage import dead_refs, decide_box, note_title, record_page
+from walker.site.recordpage import dead_refs, decide_box, note_title, record_page, record_page_path
 from walker.site.svg import inline_picture
 
 NAV_REPORTS = 12
@@ -108,10 +108,11 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
     site.pages.append(SitePage("hypotheses/index.md", _hypotheses_index(records, ages)))
     read: dict[str, list[Paragraph]] = {}  # cited notes' paragraphs, read once in this build
     where = str(root.resolve())  # the vault the decide boxes' commands name
+    following = _following(queue)
     for record in records:
-        page = f"hypotheses/{record.path.name}"
+        page = record_page_path(record)
         source = f"{POOL}/{record.folder}/{record.path.name}"
-        box = decide_box(record, source, where, links)
+        box = decide_box(record, source, where, links, page, *following.get(record.id, (None, "")))
         if box:
             site.decide_boxes[page] = box
         site.pages.append(SitePage(page, record_page(record, source, page, ages, corpus, links, box, read), False, source))
@@ -308,31 +309,48 @@ def waiting(records: list[StoredRecord], newest: str) -> list[Waiting]:
                                         -confidence_rank(w.record.data), w.record.id))
 
 
+def _following(queue: list[Waiting]) -> dict[str, tuple[StoredRecord | None, str]]:
+    """Each queued record's id -> the next record after it that still needs a decision (None: nothing
+    after it does), and its place in the queue ("2 of 7"): the bar's "Next in queue"."""
+    following: dict[str, tuple[StoredRecord | None, str]] = {}
+    after: StoredRecord | None = None
+    for n in range(len(queue) - 1, -1, -1):
+        w = queue[n]
+        following[w.record.id] = (after, f"{n + 1} of {len(queue)}")
+        if not w.decided:
+            after = w.record
+    return following
+
+
 def _review_queue(queue: list[Waiting]) -> str:
+    """The queue, one line a record: its two notes by short labels (the full title on hover), then what
+    it is and how soon it expires."""
     decided = sum(1 for w in queue if w.decided)
     lines = ["# Needs a decision", ""]
     if not queue:
         return "\n".join(lines + ["Nothing waits for you: every hypothesis has been decided.", ""])
     lines += [f"**{decided} of {len(queue)} decided.** Open one, read its two passages, then confirm, reject, "
-              "mute or archive it: each page has the exact command, and the properties to set in Obsidian "
-              "instead. Decisions made in Obsidian take effect when `walker review` runs (the weekly run does it).",
-              "", "Soonest to expire first.", ""]
-    for w in queue:
+              "mute or archive it: each page has the exact command under the claim, and the properties to set in "
+              "Obsidian instead. Decisions made in Obsidian take effect when `walker review` runs (the weekly run "
+              "does it).", "", "Soonest to expire first.", ""]
+    for n, w in enumerate(queue, 1):
         r, rec = w.record, w.record.record
-        badges = [_kind_label(r)] if _kind_label(r) else []
+        title = rec.title or r.id
+        # What the queue is sorted by first: a narrow line cuts the end.
+        badges = [f"{max(w.walks_left, 0)} walks left"] if w.walks_left is not None else []
+        badges += [_kind_label(r)] if _kind_label(r) else []
         badges.append(f"{rec.confidence or '–'} confidence" if isinstance(rec, Hypothesis) else
-                      "rejected by the critic, flagged as worth a look")
-        if w.walks_left is not None:
-            badges.append(f"expires in {max(w.walks_left, 0)} walks")
+                      "the critic rejected it, worth a look")
         if rec.status == "muted":
             badges.append("muted")
-        flags = (["*new this week*{: .walker-badge }"] if w.new else [])
+        flags = (['*new*{: .walker-badge title="new this week" }'] if w.new else [])
         flags += ["*expires soon*{: .walker-badge .walker-badge--soon }"] if w.walks_left is not None and w.walks_left <= 2 else []
-        flags += [f"*decided in Obsidian: {as_text(w.decided)}, not yet applied*{{: .walker-badge .walker-badge--done }}"] if w.decided else []
-        lines += [f"### [{as_text(rec.title or r.id)}](hypotheses/{r.path.name})", "",
-                  " · ".join([as_text(b) for b in badges] + flags), "",
-                  "> " + as_text(shorten(rec.claim, 320)), ""]
-    return "\n".join(lines)
+        flags += [f"*decided: {as_text(w.decided)}*{{: .walker-badge .walker-badge--done }}"] if w.decided else []
+        # The title attribute is Markdown's link title: inert, so no quote ends it early.
+        lines.append(f'{n}. [{as_text(short_title(title))}]({record_page_path(r)} "{as_text(inert(title))}")'
+                     f"{{: .walker-queue-title }} *{' · '.join(as_text(b) for b in badges)}*{{: .walker-queue-meta }}"
+                     + "".join(f" {flag}" for flag in flags))
+    return "\n".join([*lines, ""])
 
 
 def _within_week(created: str, newest: str) -> bool:

@@ -25,7 +25,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from walker.site.bounds import cap_toc
-from walker.site.decide import PLACEHOLDER
+from walker.site.decide import BAR, PLACEHOLDER
 from walker.site.links import obsidian_url
 from walker.site.markdown_ext import SafeHtmlExtension, safe_meta, safe_toc
 from walker.site.markup import inert
@@ -73,7 +73,7 @@ class SharedNav:
 class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
     site: Site | None = None
     split: SplitRender = SplitRender()  # replaced on each build (on_nav); this one has nothing to close
-    decide_html: dict[tuple[str, bool], str]  # a decide box's shape -> its HTML, rendered once per build
+    decide_html: dict[tuple[str, bool, bool, str], tuple[str, str]]  # a shape -> its bar and box, rendered once a build
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         keep_jieba_in_memory()  # the search plugin segments Chinese with jieba: nothing of it lands in the temp folder
@@ -134,7 +134,7 @@ class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
         title = page.title
         page.meta = safe_meta(page.meta)
         page.meta["title"] = inert(str(title or ""))
-        safe_toc(page.toc)
+        safe_toc(page.toc.items)
         cap_toc(page.toc.items)
         picture = self.site.pictures.get(page.file.src_uri)
         if picture:
@@ -145,18 +145,23 @@ class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
         if box:  # the same words on every record's page would bury the rest of the search index
             html = re.sub(rf'(<h2 id="[^"]*")(>.*?</h2>\s*<p>{PLACEHOLDER}</p>)', r"\1 data-search-exclude\2", html,
                           count=1)
+            html = html.replace(f"<p>{BAR}</p>", f"<p data-search-exclude>{BAR}</p>", 1)
         return html
 
     def on_post_page(self, output: str, /, *, page: Page, config: MkDocsConfig) -> str:
-        """A record's decide box, filled in once the page is indexed for search (which skips it)."""
+        """A record's decision bar and decide box, filled in once the page is indexed for search (which
+        skips them)."""
         assert self.site is not None
         box = self.site.decide_boxes.get(page.file.src_uri)
         if not box:
             return output
         if box.shape not in self.decide_html:
             md = Markdown(extensions=config.markdown_extensions, extension_configs=config.mdx_configs)
-            self.decide_html[box.shape] = md.convert(box.markdown())  # sanitised like every page
-        return output.replace(f"<p>{PLACEHOLDER}</p>", box.fill(self.decide_html[box.shape]), 1)
+            bar = md.convert(box.bar_markdown())  # sanitised like every page
+            self.decide_html[box.shape] = bar, md.reset().convert(box.markdown())
+        bar, rendered = self.decide_html[box.shape]
+        output = output.replace(f"<p data-search-exclude>{BAR}</p>", box.fill(bar), 1)
+        return output.replace(f"<p>{PLACEHOLDER}</p>", box.fill(rendered), 1)
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page:
         """The page's Edit button opens the vault file behind it in Obsidian."""

@@ -11,23 +11,25 @@ from walker.corpus.text import CLOSERS, WIDE_STOPS, Paragraph, ends_wide, read_p
 from walker.pool.records import KIND_WORDS, REVIEWER_HEADING, Hypothesis, NoteworthyEntry
 from walker.pool.store import POOL, StoredRecord
 from walker.refs import Ref, heading_label
-from walker.site.decide import PLACEHOLDER, DecideBox
+from walker.site.decide import BAR, PLACEHOLDER, DecideBox
 from walker.site.links import SiteLinks
-from walker.site.markup import STATUS_TITLES, as_cell, as_code, as_text, shorten
+from walker.site.markup import STATUS_TITLES, as_cell, as_code, as_text, note_labels, short_title, shorten
 from walker.site.obsidian import as_obsidian_shows
 from walker.words import has_cjk
 
 
 def record_page(record: StoredRecord, source: str, page: str, ages: dict[str, int], corpus: Corpus,
                 links: SiteLinks, decide: DecideBox | None, read: dict[str, list[Paragraph]]) -> str:
-    """One hypothesis or noteworthy entry: its claim, the passages side by side, and how to decide
-    (a placeholder, where the site fills in ``decide``). ``read``: cited notes' paragraphs already read."""
+    """One hypothesis or noteworthy entry: its claim, the decision bar, the passages side by side, and the
+    decide box (placeholders, where the site fills in ``decide``). ``read``: cited notes' paragraphs already
+    read. The heading and the claim name the two notes by short labels; the evidence names them in full."""
     rec, data = record.record, record.data
     kind = rec.kind if isinstance(rec, Hypothesis) else ""
     about = [f"**{as_text(KIND_WORDS[kind][0])}**: {as_text(KIND_WORDS[kind][2])}"] if kind in KIND_WORDS else []
-    lines = [f"# {as_text(rec.title or record.id)}", "",
+    lines = [f"# {as_text(short_title(rec.title) if rec.title else record.id)}", "",
              " · ".join([*about, f"status **{as_text(STATUS_TITLES.get(rec.status, rec.status).lower())}**",
-                         f"[Open the record in Obsidian]({links.obsidian_url(source)})", as_code(record.id)]), ""]
+                         f"[Open the record in Obsidian]({links.obsidian_url(source)})", as_code(record.id)]),
+             "{: .walker-meta }", ""]
     if isinstance(rec, Hypothesis) and rec.conclusion:
         lines += [f"**Confirmed** on {as_text(str(data.get('discharged', '')))}: the conclusion note is "
                   f"{links.convert(rec.conclusion, source, page)} "
@@ -36,7 +38,9 @@ def record_page(record: StoredRecord, source: str, page: str, ages: dict[str, in
     for key, label in (("rejection_evidence", "Rejected"), ("archive_reason", "Archived"), ("superseded_by", "Superseded by")):
         if data.get(key) and rec.status != "rejected-but-noteworthy":
             lines += [f"**{label}**: {as_text(str(data[key]))}", ""]
-    lines += ["> " + as_text(rec.claim).replace("\n", "\n> "), ""]
+    lines += ["> " + as_text(_labelled(rec.claim, rec.title)).replace("\n", "\n> "), ""]
+    if decide:  # right under the claim: a reviewer sure of it at a glance decides without scrolling
+        lines += [BAR, ""]
     lines += ["## Evidence", ""]
     thread = [t for t in rec.thread if len(t) >= (2 if has_cjk(t) else 3)][:6] if isinstance(rec, Hypothesis) else []
     quoted = rec.passages or ("",) * len(rec.supporting_refs)  # an older record kept none: nothing is marked
@@ -62,6 +66,22 @@ def record_page(record: StoredRecord, source: str, page: str, ages: dict[str, in
     return "\n".join(lines) + "\n"
 
 
+_QUOTED = re.compile(r"(“[^”]*”|\"[^\"]*\")")
+
+
+def _labelled(claim: str, title: str) -> str:
+    """The claim with each long note name of the title cut to its label, as the heading names it; words
+    the claim quotes stay as the note wrote them."""
+    long = [(name, short) for name, short in note_labels(title) if short != name] if " ↔ " in title else []
+    if not long:
+        return claim
+    parts = _QUOTED.split(claim)
+    for n in range(0, len(parts), 2):  # the even parts are outside quotes
+        for name, short in long:
+            parts[n] = parts[n].replace(name, short)
+    return "".join(parts)
+
+
 def _listed(values: tuple[str, ...]) -> list[str]:
     return [f"- {as_text(v)}" for v in values] or ["–"]
 
@@ -75,14 +95,30 @@ def _details(rec: Hypothesis, ages: dict[str, int]) -> list[str]:
     return ['??? info "When it applies, and how sure walker is"', "", *(f"    {line}" if line else "" for line in details), ""]
 
 
-def decide_box(record: StoredRecord, source: str, vault: str, links: SiteLinks) -> DecideBox | None:
-    """What the page's decide box needs, for a record that waits for a decision."""
+def decide_box(record: StoredRecord, source: str, vault: str, links: SiteLinks, page: str,
+               after: StoredRecord | None = None, place: str = "") -> DecideBox | None:
+    """What the page's decision bar and decide box need, for a record that waits for a decision.
+    ``after``: the next record in the queue that needs one; ``place``: this record's place in the queue."""
     if record.folder not in ("active", "noteworthy"):
         return None
     rec = record.record
     decided = (rec.human_review_outcome if isinstance(rec, NoteworthyEntry) else
                rec.review if isinstance(rec, Hypothesis) else "")
-    return DecideBox(record.folder, record.id, vault, links.obsidian_url(source), decided)
+    following = _html(links.relative(page, record_page_path(after))) if after else ""
+    return DecideBox(record.folder, record.id, vault, links.obsidian_url(source), decided,
+                     muted=rec.status == "muted", next_page=following,
+                     next_title=(after.record.title or after.id) if after else "", place=place,
+                     queue_page=_html(links.relative(page, "review.md")))
+
+
+def record_page_path(record: StoredRecord) -> str:
+    """The site page of a record."""
+    return f"hypotheses/{record.path.name}"
+
+
+def _html(relative: str) -> str:
+    """A link MkDocs does not rewrite (the bar is filled in after it) to the page built from a .md file."""
+    return relative[:-3] + ".html" if relative.endswith(".md") else relative
 
 
 def _reviewer_notes(record: StoredRecord, source: str, page: str, links: SiteLinks) -> str:

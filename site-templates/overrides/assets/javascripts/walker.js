@@ -13,15 +13,21 @@ document.querySelectorAll(".md-search[role=dialog]").forEach((dialog) => dialog.
   });
 })();
 
-// Tables sort by a column when its heading is clicked (again: the other way round).
+// Tables sort by a column when its heading's button is pressed (again: the other way round). The heading
+// stays a column heading (aria-sort says the order); a heading holding a link is left as it is, since a
+// button may not hold a link.
 document.querySelectorAll(".md-typeset table:not([class])").forEach((table) => {
   const body = table.tBodies[0];
   if (!body || body.rows.length < 2) return;
   table.querySelectorAll("thead th").forEach((heading, column) => {
-    heading.tabIndex = 0;
-    heading.setAttribute("role", "button");
-    heading.title = "Sort by this column";
-    const sort = () => {
+    if (heading.querySelector("a, button, input, select, textarea, [tabindex]")) return;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "walker-sort";
+    button.title = "Sort by this column";
+    button.append(...heading.childNodes);
+    heading.append(button);
+    button.addEventListener("click", () => {
       const up = heading.getAttribute("aria-sort") !== "ascending";
       table.querySelectorAll("thead th").forEach((th) => th.removeAttribute("aria-sort"));
       heading.setAttribute("aria-sort", up ? "ascending" : "descending");
@@ -29,11 +35,29 @@ document.querySelectorAll(".md-typeset table:not([class])").forEach((table) => {
       const rows = Array.from(body.rows).sort((a, b) =>
         key(a).localeCompare(key(b), undefined, { numeric: true }) * (up ? 1 : -1));
       rows.forEach((row) => body.appendChild(row));
-    };
-    heading.addEventListener("click", sort);
-    heading.addEventListener("keydown", (event) => { if (event.key === "Enter") sort(); });
+    });
   });
 });
+
+// Each copy button says what it copies: the theme gives every one the same name, and wraps each in a
+// navigation landmark of its own, unnamed (a copy button is not navigation).
+const nameCopyButtons = () => {
+  const seen = new Map();
+  document.querySelectorAll(".md-typeset button.md-code__button[data-md-type='copy']").forEach((button) => {
+    const code = document.querySelector(button.dataset.clipboardTarget);
+    const line = (code ? code.textContent : "").trim().split("\n")[0];
+    const command = line.match(/^walker ([\w-]+)/);
+    const shown = line.length > 40 ? `${line.slice(0, 40)}…` : line;
+    let name = command ? `Copy the walker ${command[1]} command` : `Copy the code: ${shown}`;
+    const count = (seen.get(name) || 0) + 1;
+    seen.set(name, count);
+    if (count > 1) name += ` (${count})`;
+    button.setAttribute("aria-label", name);
+    button.title = name;
+    if (button.parentElement.matches("nav.md-code__nav")) button.parentElement.setAttribute("role", "none");
+  });
+};
+if (window.document$) window.document$.subscribe(() => setTimeout(nameCopyButtons));
 
 // The hypotheses index: a filter box over its tables, for triage by word, kind, status or note.
 if (location.pathname.endsWith("/hypotheses/index.html")) {
