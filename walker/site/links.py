@@ -8,7 +8,7 @@ anything else opens the note in Obsidian (``obsidian://open``).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from urllib.parse import quote
 
@@ -70,7 +70,7 @@ class SiteLinks:
     """Knows which vault files have a page or an asset in the site, and where."""
 
     def __init__(self, corpus: Corpus, vault_name: str, pages: dict[str, str],
-                 inline_blocks: dict[str, set[str]]) -> None:
+                 inline_blocks: Mapping[str, set[str]]) -> None:
         self.corpus = corpus
         self.vault_name = vault_name
         self.pages = pages  # vault path -> site path (pages and assets)

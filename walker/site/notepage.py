@@ -127,8 +127,9 @@ def _shadowed(paths: set[str]) -> set[str]:
 
 def embedded_files(corpus: Corpus, root: Path, cited: list[str]) -> list[str]:
     """Pictures embedded in cited notes, copied so the notes render in place."""
+    sources = set(cited)
     wanted = {link.resolved for link in corpus.links
-              if link.source in cited and link.kind == "embed" and link.resolved
+              if link.source in sources and link.kind == "embed" and link.resolved
               and not link.resolved.endswith(".md") and (root / link.resolved).is_file()
               and (root / link.resolved).resolve().is_relative_to(root.resolve())}
     return sorted(p for p in wanted if p.rsplit(".", 1)[-1].lower() in {"png", "jpg", "jpeg", "gif", "svg", "webp", "avif", "bmp"})
@@ -143,8 +144,8 @@ def inline_block_ids(text: str | None) -> set[str]:
     """The block ids the note's page gives an anchor: those ending a paragraph or a list item of the text it
     shows (not in a comment, nor past a long note's cut, nor on a heading, which keeps its own id)."""
     found: set[str] = set()
-    if text is None:
-        return found
+    if text is None or not BLOCK_ID_AT_END.search(text):
+        return found  # most notes hold no block id: none of them needs rendering here
 
     def collect(line: str) -> str:
         if not HEADING_LINE.match(line):

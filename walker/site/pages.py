@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from functools import cached_property
@@ -93,8 +93,7 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
     cited = cited_notes(corpus, texts, records)
     notes = {path: read_note(root, path) for path in cited}  # each read once, for its anchors and its page
     embedded = embedded_files(corpus, root, cited)
-    links = SiteLinks(corpus, name, _page_of(reports, drawings, records, [*cited, *embedded]),
-                      {path: inline_block_ids(text) for path, text in notes.items()})
+    links = SiteLinks(corpus, name, _page_of(reports, drawings, records, [*cited, *embedded]), _BlockIds(notes))
     ages = _ages(runs)
 
     site = Site(name, root)
@@ -395,4 +394,23 @@ def _day(walk_id: str) -> str:
     except ValueError:
         return walk_id
 
+
+class _BlockIds(Mapping[str, set[str]]):
+    """Each cited note's inline block ids, found when a link first asks for them: finding them renders the note,
+    and only the few notes a ``#^block`` link points to need it."""
+
+    def __init__(self, notes: Mapping[str, str | None]) -> None:
+        self._notes = notes
+        self._found: dict[str, set[str]] = {}
+
+    def __getitem__(self, path: str) -> set[str]:
+        if path not in self._found:
+            self._found[path] = inline_block_ids(self._notes[path])  # KeyError for a note the site does not cite
+        return self._found[path]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._notes)
+
+    def __len__(self) -> int:
+        return len(self._notes)
 
