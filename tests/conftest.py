@@ -108,3 +108,29 @@ def write_vault(root: Path, files: dict[str, str | bytes]) -> Path:
         else:
             target.write_text(content, encoding="utf-8")
     return root
+
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+def need_chromium() -> None:
+    """Skip the calling test module without Debian's chromium, except under CI, where a missing one is an error."""
+    if not CHROMIUM:
+        if os.environ.get("CI"):
+            raise RuntimeError("CI must install Debian's chromium for the browser tests")
+        pytest.skip("no chromium on this machine", allow_module_level=True)
+    pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium through Playwright, one per test module."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--no-first-run", "--disable-sync"])
+        yield launched
+        launched.close()
+

@@ -4,24 +4,16 @@ Needs Debian's chromium (.ci/run installs it). Every request that is not file://
 is recorded and refused; any dialog (an alert from note text) fails the test.
 """
 
-import os
 import re
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import SAMPLE_VAULT
+from conftest import SAMPLE_VAULT, need_chromium
 from test_site import XSS_NOTES, walked_copy
 
 from walker.site.build import build_site
 
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-if not CHROMIUM:
-    if os.environ.get("CI"):
-        raise RuntimeError("CI must install Debian's chromium for the browser tests")
-    pytest.skip("no chromium on this machine", allow_module_level=True)
-
-playwright = pytest.importorskip("playwright.sync_api")
+need_chromium()  # skipped without Debian's chromium, except under CI
 
 
 @pytest.fixture(scope="module")
@@ -30,16 +22,6 @@ def site(tmp_path_factory):
     vault = walked_copy(tmp, extra=XSS_NOTES, walks=3)  # the hostile note's walk, then two that keep records
     build_site(vault, tmp / "site")
     return tmp / "site"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--no-first-run", "--disable-sync"])
-        yield browser
-        browser.close()
 
 
 @pytest.fixture

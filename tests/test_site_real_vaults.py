@@ -9,7 +9,6 @@ tests/test_site_browser.py does.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 from datetime import datetime, timezone
@@ -17,18 +16,12 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from conftest import FIXTURES, copy_vault_files, real_vault
+from conftest import FIXTURES, copy_vault_files, need_chromium, real_vault
 
 from walker.cadence import run_cadence
 from walker.site.build import build_site
 
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
-if not CHROMIUM:
-    if os.environ.get("CI"):
-        raise RuntimeError("CI must install Debian's chromium for the browser tests")
-    pytest.skip("no chromium on this machine", allow_module_level=True)
-
-playwright = pytest.importorskip("playwright.sync_api")
+need_chromium()  # skipped without Debian's chromium, except under CI
 
 SITE_VAULT = FIXTURES / "site-vault"
 WEEKS = (datetime(2026, 12, 4, 7, 50, tzinfo=timezone.utc), datetime(2026, 12, 11, 7, 50, tzinfo=timezone.utc))
@@ -48,16 +41,6 @@ READ_PAGE = r"""() => {
   }
   return {ids, links, text: texts.join('\n')};
 }"""
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--no-first-run", "--disable-sync"])
-        yield browser
-        browser.close()
 
 
 def check_site(browser, site: Path) -> dict[str, list[str]]:
