@@ -32,7 +32,7 @@ from walker.corpus.properties import split_frontmatter
 from walker.errors import ConfigError, WalkerError
 from walker.pool.records import ref_link
 from walker.safeyaml import refuse_aliases
-from walker.words import has_cjk, has_kana
+from walker.words import is_chinese
 
 CONCLUSION_ID = re.compile(r"conclusion-(\d{4}-\d{2}-\d{2})-(\d{3,})")
 NOTE_LIMIT = safefile.MB  # a conclusion note is a few hundred bytes; a larger note is no conclusion
@@ -76,7 +76,7 @@ def render(conclusion: Conclusion) -> str:
         "inspired_by": f"[[{conclusion.inspired_by}]]",
         "tags": ["conclusion"],
     }
-    chinese = _is_chinese(conclusion.statement)
+    chinese = is_chinese(conclusion.statement)
     # What the confirmation means comes first: the statement is the reviewer's Markdown, and a fence left
     # open in it would turn everything after it into code, links included.
     body = [meaning(conclusion, links, chinese), "", conclusion.statement.strip(), "",
@@ -116,10 +116,6 @@ def meaning(conclusion: Conclusion, links: Sequence[str], chinese: bool = False)
         line = line.replace("merge {other} into {into}", english).replace("把{other}合并进{into}", zh)
     text = line.format(a=a, b=b, into=into, other=other)
     return f"**已确认的{name}：**{text}" if chinese else f"**Confirmed {name}:** {text}"
-
-
-def _is_chinese(text: str) -> bool:
-    return has_cjk(text) and not has_kana(text)
 
 
 def capture(vault: Path, folder: str, conclusion: Conclusion) -> Path:
@@ -251,7 +247,7 @@ def note_title(statement: str, limit: int = NAME_LIMIT) -> str:
     sentences = _SENTENCE_END.split(text)
     first = sentences[0]
     for more in sentences[1:]:  # one word is no sentence: "Dr." or "e.g." ends an abbreviation
-        if len(first.split()) > 1 or _is_chinese(first):
+        if len(first.split()) > 1 or is_chinese(first):
             break
         first += " " + more
     if _width(first) > limit:  # a whole clause reads better than more words cut off

@@ -132,6 +132,11 @@ def has_kana(text: str) -> bool:
     return bool(_KANA.search(text))
 
 
+def is_chinese(text: str) -> bool:
+    """Text written in Chinese: Han characters and no kana (Japanese keeps the English wording)."""
+    return has_cjk(text) and not has_kana(text)
+
+
 def word_count(text: str) -> float:
     """How long a text is, in words: a space-separated word counts one, and so does every two characters of
     Chinese or Japanese, written without spaces (a word of Chinese is about two characters)."""

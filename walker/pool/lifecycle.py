@@ -177,6 +177,7 @@ def merged_into(claim: str, refs: tuple[str, ...]) -> str:
     """Of a duplicate's two refs, the one its claim says to merge the other into (the fuller note). Empty
     when the claim does not say so in the words a walk writes (``walk.wordings``): a claim a reviewer
     rewrote, or a model's, leaves the choice to the reader."""
+    from walker.walk.kinds import claim_names
     from walker.walk.wordings import CHINESE, ENGLISH
 
     if len(refs) != 2:
@@ -188,9 +189,8 @@ def merged_into(claim: str, refs: tuple[str, ...]) -> str:
         if 0 <= start < end:
             phrases.append(template[start:end + len("{into}")])
 
-    def names(ref: str) -> list[str]:  # how a claim names a note: its title, or a daily note's day
-        title = Ref.parse(ref).title
-        return [title, f"the note of {title}", f"{title} 的日记"]
+    def names(ref: str) -> tuple[str, ...]:
+        return claim_names(Ref.parse(ref).title)
 
     found = {into for into, other in (refs, refs[::-1]) for phrase in phrases for a in names(other) for b in names(into)
              if phrase.format(other=a, into=b).casefold() in said}

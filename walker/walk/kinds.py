@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from walker.similarity import PLAIN_WORDS, TextIndex, stem
 from walker.walk.sense import GLUE, Thread, surface_forms
 from walker.walk.wordings import CHINESE, ENGLISH
-from walker.words import has_cjk, has_kana, phrase, tokens, words
+from walker.words import is_chinese, phrase, tokens, words
 
 SAME_CONCEPT = 0.5  # notes this close in meaning, their thread left out, share a subject: not an analogy...
 OTHER_FOLDER_CONCEPT = 0.75  # ...and this close when they sit in different top-level folders
@@ -169,11 +169,6 @@ def word(kind: str, pair: Pair, index: TextIndex, merge_into_first: bool = True)
                    many("disconfirm_if"), one("why_it_matters"))
 
 
-def is_chinese(text: str) -> bool:
-    """A passage written in Chinese: Han characters and no kana (Japanese keeps the English wording)."""
-    return has_cjk(text) and not has_kana(text)
-
-
 def _words_of_zh(words: list[str]) -> str:
     quoted = [f"“{w}”" for w in words]
     return "和".join(quoted) if len(quoted) <= 2 else "、".join(quoted[:-1]) + "和" + quoted[-1]
@@ -192,6 +187,11 @@ def words_of(words: list[str]) -> str:
 def note_name(title: str) -> str:
     """How a note is named in a claim: its title, or "the note of 2026-04-04" for a daily note."""
     return f"the note of {title}" if DAILY.fullmatch(title) else title
+
+
+def claim_names(title: str) -> tuple[str, ...]:
+    """Every way a claim may name a note, in any language a claim is worded in."""
+    return tuple(dict.fromkeys((title, note_name(title), _note_name_zh(note_name(title)))))
 
 
 def capital(text: str) -> str:
