@@ -90,6 +90,15 @@ def test_every_note_of_the_chinese_vault_can_seed_a_walk():
     assert cannot == []
 
 
+def test_a_short_chinese_statement_can_seed_though_it_is_few_words(tmp_path):
+    # Seven words by jieba's count, eleven characters: a whole statement (an English seed needs eight words).
+    (tmp_path / "酵母.md").write_text("# 酵母\n\n酵母在低温下活性很弱。\n", encoding="utf-8")
+    (tmp_path / "面包.md").write_text("# 面包\n\n面团放进冰箱以后发得很慢。\n", encoding="utf-8")
+    ws = Workspace.open(tmp_path)
+    found = central_sentence(ws.index, "酵母.md", ws.index.paragraphs["酵母.md"])
+    assert found is not None and found[0] == "酵母在低温下活性很弱。"
+
+
 def test_three_weekly_runs_keep_the_planted_pairs_quoted_in_whole_chinese_sentences(walked_zh):
     records = {r.data["title"]: r.data for r in PoolStore(walked_zh).records("active")}
     assert records["免揉面包 ↔ 手擀面醒面"]["kind"] == "missing-link"  # 面筋 and 水合, in two notes that never link

@@ -31,7 +31,7 @@ from walker.errors import WalkerError
 from walker.graph import Adjacency, shortest_distances
 from walker.similarity import TextIndex
 from walker.walk.sensitive import sensitive_inference
-from walker.words import tokens, word_count
+from walker.words import has_cjk, tokens, word_count
 
 NEAR_DUPLICATE = 0.6
 CLOSE = 0.1  # an unlinked note this similar to the seed is close in words: a near item
@@ -172,7 +172,9 @@ def central_sentence(index: TextIndex, path: str, paragraphs: list[Paragraph]) -
             if word_count(sentence) > 2 * MAX_WORDS:  # (a loose bound: counting is cheap, segmenting is not)
                 continue  # no sentence to quote; and segmenting one run of 600,000 Chinese characters takes seconds
             words = tokens(sentence)
-            if not 8 <= len(words) <= MAX_WORDS or sentence.endswith(("?", "？")) or not is_proposition(sentence, title):
+            # Chinese is counted by its characters (word_count), which is_proposition bounds from below.
+            length = word_count(sentence) if has_cjk(sentence) else len(words)
+            if not (has_cjk(sentence) or 8 <= length) or length > MAX_WORDS or sentence.endswith(("?", "？")) or not is_proposition(sentence, title):
                 continue
             if sensitive_inference(sentence):  # what a note says of a person's health or faith seeds nothing
                 continue
