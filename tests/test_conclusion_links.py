@@ -18,13 +18,11 @@ from walker.cli import main
 from walker.corpus.parse import parse_note
 from walker.corpus.resolve import Resolver, find_subpath, span
 from walker.inbox import NAME_LIMIT, note_title
-from walker.pool import lifecycle
 from walker.pool.health import _earlier_link
-from walker.pool.records import ref_link
 from walker.pool.store import PoolStore
-from walker.refs import Ref, split_subpath
+from walker.refs import Ref, ref_link, split_subpath
 from walker.walk.candidate import Candidate, hypothesis_record
-from walker.walk.wordings import CHINESE, ENGLISH
+from walker.walk.wordings import ENGLISH
 
 NOW = datetime(2026, 12, 3, 7, 50, tzinfo=UTC)
 SOURCE = "user statement on 2026-11-29"
@@ -57,10 +55,11 @@ def vault(tmp_path):
     return write_vault(tmp_path / "vault", NOTES)
 
 
-def add(vault, number, kind, refs, claim):
+def add(vault, number, kind, refs, claim, merge_into=""):
     record = hypothesis_record(
         Candidate(claim=claim, supporting_refs=tuple(refs), confidence="medium", impact="add", impact_reason="",
-                  applies_when=(), never_applies_when=(), disconfirm_if=(), kind=kind, title="pair"),
+                  applies_when=(), never_applies_when=(), disconfirm_if=(), kind=kind, title="pair",
+                  merge_into=merge_into),
         id=f"hyp-2026-12-01-{number:03d}", created="2026-12-01", seed="s", walk_id="2026-12-01-001",
         engine="extractive", expires_after_walks=12)
     PoolStore(vault).write_record("active", record)
@@ -168,7 +167,7 @@ def test_a_confirmed_duplicate_says_which_note_to_merge_into_which(vault):
         A="Brining", a="Brining", b="Dry Brining", other="Brining", into="Dry Brining", thread="“salt”",
         text_a="Salt the meat well before cooking.", text_b="Salt the meat well before cooking, a day ahead.")
     refs = ["Kitchen/Brining.md", "Kitchen/Dry Brining.md"]
-    record_id = add(vault, 3, "duplicate", refs, claim)
+    record_id = add(vault, 3, "duplicate", refs, claim, merge_into=refs[1])
     note = discharge(vault, record_id, "Dry brining is the same method, written up twice.")
 
     _, body_links, body = as_obsidian_reads(vault, note)
@@ -178,16 +177,16 @@ def test_a_confirmed_duplicate_says_which_note_to_merge_into_which(vault):
     assert "into" in body
 
 
-def test_which_duplicate_to_merge_into_comes_from_the_claim_in_either_language():
-    refs = ("Kitchen/Brining.md#^a", "Kitchen/Dry Brining.md")
-    names = {"thread": "“salt”", "text_a": "x into y", "text_b": "z"}
-    english = ENGLISH["duplicate"]["claim"]
-    chinese = CHINESE["duplicate"]["claim"]
-    assert lifecycle.merged_into(english.format(A="Brining", a="Brining", b="Dry Brining", other="Dry Brining",
-                                                into="Brining", **names), refs) == refs[0]
-    assert lifecycle.merged_into(chinese.format(A="Brining", a="Brining", b="Dry Brining", other="Brining",
-                                                into="Dry Brining", **names), refs) == refs[1]
-    assert lifecycle.merged_into("Two notes on salt: merge them.", refs) == ""  # a claim that does not say
+def test_which_duplicate_to_merge_into_is_a_property_of_the_record_and_a_hand_edit_elsewhere_is_ignored(vault):
+    refs = ["Kitchen/Brining.md", "Kitchen/Dry Brining.md"]
+    record_id = add(vault, 5, "duplicate", refs, "Two notes on salt: merge them.", merge_into=refs[0])
+    (record,) = [r for r in PoolStore(vault).records("active") if r.id == record_id]
+    assert record.data["merge_into"] == refs[0] and record.record.merge_into == refs[0]
+    path = vault / "walks" / "active" / f"{record_id}.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("merge_into: Kitchen/Brining.md",
+                                                             "merge_into: Elsewhere/Other.md"), encoding="utf-8")
+    (edited,) = [r for r in PoolStore(vault).records("active") if r.id == record_id]
+    assert edited.record.merge_into == ""  # not one of its refs: the conclusion leaves the choice to the reader
 
 
 def test_a_confirmed_answer_says_which_note_answers_the_question(vault):

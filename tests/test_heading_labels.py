@@ -31,7 +31,8 @@ def one_link(markdown: str) -> tuple[str, str]:
 
 @pytest.mark.parametrize(("ref", "label"), CASES)
 def test_a_report_or_record_link_to_a_heading_with_links_has_a_plain_alias(ref, label):
-    from walker.pool.records import ref_link, render_body
+    from walker.pool.records import render_body
+    from walker.refs import ref_link
 
     target, alias = one_link(ref_link(ref))
     assert alias == label
@@ -43,7 +44,7 @@ def test_a_report_or_record_link_to_a_heading_with_links_has_a_plain_alias(ref, 
 
 def test_the_heading_target_still_opens_the_heading(tmp_path):
     from walker.corpus import find_subpath, load_corpus
-    from walker.pool.records import ref_link
+    from walker.refs import ref_link
 
     corpus = load_corpus(write_vault(tmp_path / "vault", NOTES))
     for ref, _ in CASES:

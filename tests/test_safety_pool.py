@@ -391,7 +391,7 @@ def test_a_confirm_from_obsidian_killed_before_its_log_line_is_found(walked, mon
 
 
 def _plant(vault: Path, name: str, record_id: str, conclusion_id: str, refs=(), source=SOURCE) -> Path:
-    from walker.pool.records import ref_link
+    from walker.refs import ref_link
 
     front = {"id": conclusion_id, "created": "2026-12-03", "source": source,
              "corroborating_refs": [ref_link(r) for r in refs], "inspired_by": f"[[{record_id}]]",

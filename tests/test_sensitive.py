@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from walker.walk.sensitive import lexicon_inference, model_inference, sensitive_inference
+from walker.sensitive import lexicon_inference, model_inference, sensitive_inference
 
 CHECK = Path(__file__).resolve().parents[1] / "bench" / "sensitive" / "check.yaml"
 

@@ -39,6 +39,7 @@ def test_two_notes_on_one_thing_are_kept_as_a_duplicate_that_says_which_to_merge
     found = kept(ws, "Kitchen/Brining.md", "Kitchen/Dry Brining Meat.md")
     assert found is not None and found.kind == "duplicate"
     assert "merge Dry Brining Meat into Brining, the fuller one" in found.claim
+    assert found.merge_into.startswith("Kitchen/Brining.md")  # as data, for the conclusion note: no claim read back
 
 
 def test_one_announcement_repeated_in_two_newsletters_is_never_kept(ws):

@@ -104,11 +104,12 @@ def _run(vault: Path, store: PoolStore, report: RunReport, now: datetime, force:
     report.events += dead.events
     site_dir = table(RunSettings, ws.settings.extra, "run").site_dir
     if site_dir:
+        from walker.schedule import next_start
         from walker.site.build import SiteError, build_site
 
         target = Path(site_dir) if Path(site_dir).is_absolute() else vault / site_dir
         try:
-            report.site = str(build_site(vault, target).index)
+            report.site = str(build_site(vault, target, timer=next_start(vault)).index)
         except SiteError as exc:
             report.problems.append(f"the site was not rebuilt: {exc}")
 

@@ -30,7 +30,7 @@ from walker import safefile
 from walker.config import inbox_path
 from walker.corpus.properties import split_frontmatter
 from walker.errors import ConfigError, WalkerError
-from walker.pool.records import ref_link
+from walker.refs import ref_link
 from walker.safeyaml import refuse_aliases
 from walker.words import is_chinese
 

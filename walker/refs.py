@@ -2,7 +2,8 @@
 
 A ref is a note's vault path, optionally followed by ``#`` and an anchor: a heading chain
 (``Note.md#Heading#Sub``), a block (``Note.md#^id``) or a line range (``Note.md#L3`` or
-``Note.md#L3-L9``). This module only reads and writes that form; ``walker.corpus.resolve.span`` says
+``Note.md#L3-L9``). This module reads and writes that form, and turns a ref into the one wikilink Obsidian
+opens for it (``ref_link``: records, reports and conclusion notes alike); ``walker.corpus.resolve.span`` says
 which lines a ref opens in a parsed note. Every consumer (critic, pool, check, site, report,
 discharge) goes through here, so they cannot disagree on what a ref is.
 """
@@ -68,3 +69,45 @@ def heading_label(anchor: str) -> str:
                         or m.group(1).lstrip("#"), anchor)
     text = _MARKUP.sub("", _MD_LINK.sub(r"\1", text))
     return " › ".join(" ".join(part.split()) for part in text.split("#") if part.strip())
+
+
+def note_link(path: str) -> str:
+    """A wikilink Obsidian resolves from anywhere: the full path without ``.md``, the title shown."""
+    stem = path[:-3] if path.endswith(".md") else path
+    return f"[[{stem}|{stem.rsplit('/', 1)[-1]}]]"
+
+
+def ref_link(ref: str) -> str:
+    """A ref as one wikilink Obsidian resolves, fit to be the whole value of a property: the note by its
+    path, the heading or block the ref names as the subpath, and its title (› the place) shown. A line
+    range, which no link can open, links the note and names the lines in the text shown. A path no
+    wikilink can hold (``#``, ``|``, ``%%``, ``[[`` or ``]]`` in it) stays the plain ref."""
+    parsed = Ref.parse(ref)
+    stem, title = parsed.path.removesuffix(".md"), parsed.title
+    if _UNLINKABLE.search(stem):
+        return ref
+    subpath, place = "", ""
+    if (lines := parsed.lines) is not None:
+        first, last = lines
+        return f"[[{stem}|{_link_text(title)}, " + (f"line {first}]]" if first == last else f"lines {first}–{last}]]")
+    if (block := parsed.block) is not None:
+        if _BLOCK_ID.fullmatch(block):
+            subpath, place = "#^" + block, block.replace("-", " ")
+    elif parsed.anchor:
+        # Obsidian's stripHeadingForLink, and brackets too: the heading still matches, since Obsidian
+        # compares headings with all of these read as spaces (reference/obsidian-syntax.md §8.1).
+        parts = [" ".join(_HEADING_UNSAFE.sub(" ", part).split()) for part in parsed.anchor.split("#")]
+        if parts := [part for part in parts if part]:
+            subpath, place = "#" + "#".join(parts), heading_label(parsed.anchor)
+    shown = title if not place or place.lower() == title.lower() else f"{title} › {place}"
+    return f"[[{stem}{subpath}|{_link_text(shown)}]]"
+
+
+_UNLINKABLE = re.compile(r"[#|\n]|\[\[|]]|%%")
+_HEADING_UNSAFE = re.compile(r"%%|[:#|^\\\[\]\r\n]")
+_BLOCK_ID = re.compile(r"[A-Za-z0-9-]+")
+
+
+def _link_text(text: str) -> str:
+    """A link's text, free of what would end the link, split it or open a comment."""
+    return " ".join(re.sub(r"[\[\]|]|%%", " ", text).split())

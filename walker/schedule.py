@@ -166,6 +166,11 @@ def timer_status(units: Units, vault: Path) -> TimerStatus:
                        in_crontab=in_crontab)
 
 
+def next_start(vault: Path) -> str:
+    """When the vault's weekly timer next starts, as systemd says; empty when none is installed or it cannot tell."""
+    return next_run(make_units(vault, "weekly", walker="walker")) or ""
+
+
 def next_run(units: Units) -> str | None:
     """When systemd will next start the timer, if it knows."""
     shown, unknown = _show(units, "NextElapseUSecRealtime")

@@ -36,9 +36,9 @@ from walker.pool.records import confidence_rank
 from walker.pool.store import POOL, PoolStore, StoredRecord
 from walker.refs import Ref
 from walker.safefile import MB, is_regular, read_tail
+from walker.sensitive import sensitive_inference
 from walker.turns import EXPLORATORY, classify_turn, shaped_task
 from walker.vocabulary import cosine, load_vocabulary, weigh
-from walker.walk.sensitive import sensitive_inference
 
 PULL_PHRASES = (
     "walk note", "walk notes", "散步看看", "散步", "any other angle", "another angle", "am i missing something",

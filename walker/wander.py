@@ -29,8 +29,8 @@ from walker.corpus.model import Corpus, ParsedNote
 from walker.corpus.text import Paragraph, is_proposition, sentences
 from walker.errors import WalkerError
 from walker.graph import Adjacency, shortest_distances
+from walker.sensitive import sensitive_inference
 from walker.similarity import TextIndex
-from walker.walk.sensitive import sensitive_inference
 from walker.words import has_cjk, tokens, word_count
 
 NEAR_DUPLICATE = 0.6

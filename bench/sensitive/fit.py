@@ -80,7 +80,7 @@ def main() -> None:
                 "weights": weights}
         MODEL.write_text(json.dumps(data, ensure_ascii=False, sort_keys=True) + "\n", "utf-8")
         print(f"wrote {len(weights)} weights to {MODEL.relative_to(ROOT)}")
-    from walker.walk import sensitive
+    from walker import sensitive
 
     sensitive._model.cache_clear()
     for path in args.check:

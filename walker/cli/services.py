@@ -12,7 +12,7 @@ from walker.cli.app import (
     vault_argument,
 )
 from walker.errors import WalkerError
-from walker.schedule import TimerStatus, Units, install, make_units, remove, timer_status, user_unit_dir
+from walker.schedule import TimerStatus, Units, install, make_units, next_start, remove, timer_status, user_unit_dir
 
 
 @main.group()
@@ -89,7 +89,7 @@ def site_build(vault: Path, output: Path | None) -> None:
     from walker.site.build import build_site
 
     target = output or vault.resolve().parent / f"{vault.resolve().name}-site"
-    built = build_site(vault, target)
+    built = build_site(vault, target, timer=next_start(vault))
     for warning in built.warnings:
         click.echo(f"warning: {warning}", err=True)
     click.echo(f"built {built.index}")
@@ -102,7 +102,7 @@ def site_serve(vault: Path, address: str) -> None:
     """Serve the review site on this machine, rebuilding when walks change."""
     from walker.site.build import serve_site
 
-    serve_site(vault, address)
+    serve_site(vault, address, timer=next_start(vault))
 
 
 if __name__ == "__main__":  # pragma: no cover

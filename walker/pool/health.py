@@ -23,9 +23,9 @@ from walker.pool.lifecycle import (
     vault_link,
 )
 from walker.pool.recordfile import read_plain_file
-from walker.pool.records import FOLDER_OF_STATUS, Hypothesis, ref_link, validate
+from walker.pool.records import FOLDER_OF_STATUS, Hypothesis, validate
 from walker.pool.store import PENDING_PREFIX, POOL, STAGING_PREFIX, PoolStore, StoredRecord
-from walker.refs import Ref, heading_label
+from walker.refs import Ref, heading_label, ref_link
 from walker.safefile import REPORT_LIMIT
 
 # A conclusion note as the vault holds it: its path in the vault and its properties.

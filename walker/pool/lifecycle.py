@@ -24,11 +24,10 @@ from walker.pool.records import (
     NOTEWORTHY_STATUS,
     Hypothesis,
     UnreadableRecord,
-    note_link,
     text_problem,
 )
 from walker.pool.store import PoolStore, StoredRecord, read_record
-from walker.refs import Ref
+from walker.refs import Ref, note_link
 from walker.words import normal, word_count
 
 LAUNDERING_FILLER = frozenset(
@@ -151,12 +150,12 @@ def discharge(store: PoolStore, inbox_folder: str, record_id: str, *, source: st
             note = earlier[0]
             source = str(properties(note).get("source") or source)
         else:
-            kind = record.record.kind if isinstance(record.record, Hypothesis) else ""
+            kind, into = (found.kind, found.merge_into) if isinstance(found := record.record, Hypothesis) else ("", "")
             refs = record.record.supporting_refs
             conclusion = with_id(store.vault, inbox_folder, Conclusion(
                 created=now.date().isoformat(), source=source.strip(), statement=statement, inspired_by=record.id,
                 corroborating_refs=refs, evidence=evidence, kind=kind,
-                merge_into=merged_into(record.record.claim, refs) if kind == "duplicate" else ""))
+                merge_into=into if kind == "duplicate" else ""))
             store.mark_pending(record.id, conclusion.id, digest(render(conclusion)))
             try:
                 note = capture(store.vault, inbox_folder, conclusion)
@@ -171,30 +170,6 @@ def discharge(store: PoolStore, inbox_folder: str, record_id: str, *, source: st
                     store.clear_pending(record.id)
                 raise
         return finish_discharge(store, record, note, source.strip(), now, Outcome(written=[note]))
-
-
-def merged_into(claim: str, refs: tuple[str, ...]) -> str:
-    """Of a duplicate's two refs, the one its claim says to merge the other into (the fuller note). Empty
-    when the claim does not say so in the words a walk writes (``walk.wordings``): a claim a reviewer
-    rewrote, or a model's, leaves the choice to the reader."""
-    from walker.walk.kinds import claim_names
-    from walker.walk.wordings import CHINESE, ENGLISH
-
-    if len(refs) != 2:
-        return ""
-    said = claim.casefold()
-    phrases = []
-    for template in (str(ENGLISH["duplicate"]["claim"]), str(CHINESE["duplicate"]["claim"])):
-        start, end = template.find("{other}"), template.find("{into}")
-        if 0 <= start < end:
-            phrases.append(template[start:end + len("{into}")])
-
-    def names(ref: str) -> tuple[str, ...]:
-        return claim_names(Ref.parse(ref).title)
-
-    found = {into for into, other in (refs, refs[::-1]) for phrase in phrases for a in names(other) for b in names(into)
-             if phrase.format(other=a, into=b).casefold() in said}
-    return found.pop() if len(found) == 1 else ""
 
 
 def started_here(store: PoolStore, record_id: str, note: Path) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from walker.errors import WalkerError
-from walker.refs import Ref, heading_label
+from walker.refs import ref_link
 
 CONFIDENCE_SCHEME = "ordinal-confidence-v1"
 CONFIDENCES = ("low", "medium", "high")
@@ -72,7 +72,7 @@ DEPTH_LIMIT = 8  # nesting inside a reviewer's own property (Obsidian's panel wr
 SHAPES = {
     **dict.fromkeys((
         "id", "created", "seed", "kind", "claim", "confidence_scheme", "confidence", "impact", "impact_reason",
-        "status", "why_it_matters", "walk", "engine", "via", "title", "review", "review_source",
+        "status", "why_it_matters", "walk", "engine", "via", "merge_into", "title", "review", "review_source",
         "review_statement", "conclusion", "conclusion_id", "discharge_pending", "discharge_source", "discharged",
         "rejected", "rejection_evidence", "archived", "archive_reason", "muted", "superseded_by",
         "last_surfaced", "last_engaged", "rejection_reason", "flagged_value_reason", "human_review_outcome"), TEXT),
@@ -229,6 +229,7 @@ class Hypothesis(Record):
     disconfirm_if: tuple[str, ...]
     why_it_matters: str
     thread: tuple[str, ...]
+    merge_into: str  # a duplicate's supporting ref to keep (merge the other into it); empty when not said
     expires_after_walks: int
     idle_walks: int
     review: str  # the decision a reviewer set in Obsidian, applied by the next `walker review` or run
@@ -281,6 +282,7 @@ def read_properties(data: Mapping[str, Any]) -> Hypothesis | NoteworthyEntry:
                       impact_reason=text("impact_reason"), applies_when=texts("applies_when"),
                       never_applies_when=texts("never_applies_when"), disconfirm_if=texts("disconfirm_if"),
                       why_it_matters=text("why_it_matters"), thread=texts("thread"),
+                      merge_into=text("merge_into") if text("merge_into") in refs else "",
                       expires_after_walks=whole("expires_after_walks", 12), idle_walks=whole("idle_walks", 0),
                       review=text("review").strip().lower(), review_source=text("review_source"),
                       review_statement=text("review_statement"), review_evidence=texts("review_evidence"),
@@ -292,48 +294,6 @@ def confidence_rank(record: Mapping[str, Any]) -> int:
     """Low 0, medium 1, high 2; -1 for a confidence a hand edit made up."""
     value = str(record.get("confidence"))
     return CONFIDENCES.index(value) if value in CONFIDENCES else -1
-
-
-def note_link(path: str) -> str:
-    """A wikilink Obsidian resolves from anywhere: the full path without ``.md``, the title shown."""
-    stem = path[:-3] if path.endswith(".md") else path
-    return f"[[{stem}|{stem.rsplit('/', 1)[-1]}]]"
-
-
-def ref_link(ref: str) -> str:
-    """A ref as one wikilink Obsidian resolves, fit to be the whole value of a property: the note by its
-    path, the heading or block the ref names as the subpath, and its title (› the place) shown. A line
-    range, which no link can open, links the note and names the lines in the text shown. A path no
-    wikilink can hold (``#``, ``|``, ``%%``, ``[[`` or ``]]`` in it) stays the plain ref."""
-    parsed = Ref.parse(ref)
-    stem, title = parsed.path.removesuffix(".md"), parsed.title
-    if _UNLINKABLE.search(stem):
-        return ref
-    subpath, place = "", ""
-    if (lines := parsed.lines) is not None:
-        first, last = lines
-        return f"[[{stem}|{_link_text(title)}, " + (f"line {first}]]" if first == last else f"lines {first}–{last}]]")
-    if (block := parsed.block) is not None:
-        if _BLOCK_ID.fullmatch(block):
-            subpath, place = "#^" + block, block.replace("-", " ")
-    elif parsed.anchor:
-        # Obsidian's stripHeadingForLink, and brackets too: the heading still matches, since Obsidian
-        # compares headings with all of these read as spaces (reference/obsidian-syntax.md §8.1).
-        parts = [" ".join(_HEADING_UNSAFE.sub(" ", part).split()) for part in parsed.anchor.split("#")]
-        if parts := [part for part in parts if part]:
-            subpath, place = "#" + "#".join(parts), heading_label(parsed.anchor)
-    shown = title if not place or place.lower() == title.lower() else f"{title} › {place}"
-    return f"[[{stem}{subpath}|{_link_text(shown)}]]"
-
-
-_UNLINKABLE = re.compile(r"[#|\n]|\[\[|]]|%%")
-_HEADING_UNSAFE = re.compile(r"%%|[:#|^\\\[\]\r\n]")
-_BLOCK_ID = re.compile(r"[A-Za-z0-9-]+")
-
-
-def _link_text(text: str) -> str:
-    """A link's text, free of what would end the link, split it or open a comment."""
-    return " ".join(re.sub(r"[\[\]|]|%%", " ", text).split())
 
 
 def render_body(record: Mapping[str, Any]) -> str:

@@ -74,7 +74,7 @@ def templates() -> Path:
     return Path(str(importlib.resources.files("walker.site_templates")))
 
 
-def site_config(vault: Path, site_dir: Path) -> dict[str, Any]:
+def site_config(vault: Path, site_dir: Path, timer: str = "") -> dict[str, Any]:
     """The MkDocs configuration for a vault's review site: offline, sanitised, light and dark."""
     base = templates()
     name = vault.resolve().name
@@ -98,7 +98,7 @@ def site_config(vault: Path, site_dir: Path) -> dict[str, Any]:
         },
         "markdown_extensions": EXTENSIONS,
         # Material's search splits Chinese at the zero-width spaces it puts between jieba's words.
-        "plugins": [{"search": {"separator": r"[\s\u200b\-]+"}}, "offline", {"walker": {"vault": str(vault.resolve())}}],
+        "plugins": [{"search": {"separator": r"[\s\u200b\-]+"}}, "offline", {"walker": {"vault": str(vault.resolve()), "timer": timer}}],
         "extra": {"polyfills": ["assets/javascripts/iframe-worker.js"], "generator": False},
         "validation": {"omitted_files": "warn", "absolute_links": "warn", "unrecognized_links": "warn",
                        "anchors": "warn"},
@@ -111,8 +111,9 @@ class BuiltSite:
     warnings: list[str]  # what a cited note's own text broke (a link to nothing, a missing anchor), by note
 
 
-def build_site(vault: Path, site_dir: Path, strict: bool = True) -> BuiltSite:
-    """Build the site into ``site_dir``.
+def build_site(vault: Path, site_dir: Path, strict: bool = True, timer: str = "") -> BuiltSite:
+    """Build the site into ``site_dir``; ``timer`` is when the weekly timer next starts (``schedule.next_start``),
+    for the dashboard, empty when none is installed.
 
     Strict applies to walker's own pages: a warning there fails the build. A cited note is the
     user's text, and what it breaks is reported in ``warnings`` (naming the note and the link),
@@ -137,7 +138,7 @@ def build_site(vault: Path, site_dir: Path, strict: bool = True) -> BuiltSite:
     try:
         with tempfile.TemporaryDirectory(prefix="walker-site-") as workdir:
             config_file = Path(workdir) / "mkdocs.yml"
-            config_file.write_text(yaml.safe_dump(site_config(vault, fresh)), encoding="utf-8")
+            config_file.write_text(yaml.safe_dump(site_config(vault, fresh, timer)), encoding="utf-8")
             try:
                 build(load_config(config_file=str(config_file), strict=False))
             except (MkDocsException, SystemExit) as exc:
@@ -244,13 +245,13 @@ def _swap_in(vault: Path, fresh: Path, target: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
-def serve_site(vault: Path, address: str = "127.0.0.1:8000") -> None:
+def serve_site(vault: Path, address: str = "127.0.0.1:8000", timer: str = "") -> None:
     from mkdocs.commands.serve import serve
 
     os.environ.setdefault("NO_MKDOCS_2_WARNING", "1")
     with tempfile.TemporaryDirectory(prefix="walker-site-") as workdir:
         config_file = Path(workdir) / "mkdocs.yml"
-        config = site_config(vault, Path(workdir) / "site")
+        config = site_config(vault, Path(workdir) / "site", timer)
         config["watch"] = [str(vault.resolve() / "walks")]
         config_file.write_text(yaml.safe_dump(config), encoding="utf-8")
         serve(config_file=str(config_file), dev_addr=address)

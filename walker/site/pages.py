@@ -76,8 +76,10 @@ class Site:
         return {p.path: p.source for p in self.pages if p.source}
 
 
-def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corpus | None = None) -> Site:
-    """All pages and assets for the vault's walks; never writes anything."""
+def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corpus | None = None,
+                  timer: str = "") -> Site:
+    """All pages and assets for the vault's walks; never writes anything. ``timer``: when the weekly timer next
+    starts, as its caller asked systemd (empty: no timer installed, or none known); the site asks nothing itself."""
     root = Path(vault)
     name = vault_name or root.resolve().name
     corpus = corpus or load_corpus(root)
@@ -98,7 +100,7 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
 
     site = Site(name, root)
     queue = waiting(records, max((str(run.get("started", "")) for run in runs), default=""))
-    site.pages.append(SitePage("index.md", _dashboard(name, records, reports, runs, corpus, queue)))
+    site.pages.append(SitePage("index.md", _dashboard(name, records, reports, runs, corpus, queue, timer)))
     site.pages.append(SitePage("reports/index.md", _reports_index(reports, runs)))
     for report in reports:
         page = f"reports/{report.name}"
@@ -192,7 +194,7 @@ def _citing(records: list[StoredRecord]) -> dict[str, list[StoredRecord]]:
 
 
 def _dashboard(name: str, records: list[StoredRecord], reports: list[Path], runs: list[dict[str, Any]],
-               corpus: Corpus, queue: list[Waiting]) -> str:
+               corpus: Corpus, queue: list[Waiting], timer: str) -> str:
     counts = Counter(r.record.status for r in records)
     invalid = [r for r in records if validate(r.data)]
     broken = [r for r in records if r.folder == "active" and dead_refs(r, corpus)]
@@ -222,7 +224,7 @@ def _dashboard(name: str, records: list[StoredRecord], reports: list[Path], runs
         title = note_title(str(seed.get("path", report.stem)))
         lines.append(f"- [{_day(report.stem)}: from {as_text(title)}](reports/{report.name}) · kept {kept} of "
                      f"{considered} · *{as_text(str(seed.get('proposition', ''))[:140])}*")
-    lines += ["", "## Schedule", "", _schedule_text(runs, Path(corpus.root)), "", "## Pool health", ""]
+    lines += ["", "## Schedule", "", _schedule_text(runs, timer), "", "## Pool health", ""]
     health = [f"{len(records)} records, {len(invalid)} with schema problems, "
               f"{len(broken)} active with refs that no longer resolve."]
     health += [f"- [{r.id}](hypotheses/{r.path.name}): {as_text('; '.join(validate(r.data)))}" for r in invalid]
@@ -231,10 +233,7 @@ def _dashboard(name: str, records: list[StoredRecord], reports: list[Path], runs
     return "\n".join(lines) + "\n"
 
 
-def _schedule_text(runs: list[dict[str, Any]], vault: Path) -> str:
-    from walker.schedule import make_units, next_run
-
-    timer = next_run(make_units(vault, "weekly", walker="walker"))
+def _schedule_text(runs: list[dict[str, Any]], timer: str) -> str:
     if timer:
         return f"The weekly timer is installed; systemd will next start it at {as_text(timer)}."
     if not runs:

@@ -41,6 +41,7 @@ FORBIDDEN_EXTENSIONS = ("pymdownx.snippets", "pymdownx.b64")
 class WalkerSiteConfig(Config):
     vault = config_options.Type(str, default="")
     vault_name = config_options.Type(str, default="")
+    timer = config_options.Type(str, default="")  # when the weekly timer next starts, as the caller found it
 
 
 class SharedNav:
@@ -88,7 +89,7 @@ class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
             if name in config.markdown_extensions:
                 raise PluginError(f"walker: {name} reads files from disk; it must not run on vault notes")
         config.markdown_extensions.append(SafeHtmlExtension())
-        self.site = generate_site(vault, self.config.vault_name or None)
+        self.site = generate_site(vault, self.config.vault_name or None, timer=self.config.timer)
         self.decide_html = {}
         if not config.nav:
             config.nav = self.site.nav

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from walker.pool.records import CONFIDENCE_SCHEME, NOTEWORTHY_STATUS, note_link
-from walker.refs import note_of
+from walker.pool.records import CONFIDENCE_SCHEME, NOTEWORTHY_STATUS
+from walker.refs import note_link, note_of
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,7 @@ class Candidate:
     grounding: Mapping[str, Any] | None = None  # {"rare_terms": [...], "via": path or None}
     title: str = ""
     kind: str = ""  # missing-link, tension, answer or analogy (walk/kinds.py); empty when an engine does not say
+    merge_into: str = ""  # a duplicate's supporting ref to keep, the other merged into it; empty when not said
 
     @property
     def passages(self) -> tuple[str, ...]:
@@ -77,6 +78,7 @@ class Candidate:
             "kind": self.kind,
             "claim": self.claim,
             "supporting_refs": list(self.supporting_refs),
+            **({"merge_into": self.merge_into} if self.merge_into else {}),
             "confidence": self.confidence,
             "impact": self.impact,
             "impact_reason": self.impact_reason,
@@ -120,6 +122,7 @@ class Candidate:
             grounding=data.get("grounding") if isinstance(data.get("grounding"), Mapping) else None,
             title=str(data.get("title") or ""),
             kind=str(data.get("kind") or ""),
+            merge_into=str(data.get("merge_into") or ""),
         )
 
 
@@ -135,6 +138,7 @@ def hypothesis_record(
         "claim": candidate.claim,
         "supporting_refs": list(candidate.supporting_refs),
         **_passages(candidate),
+        **({"merge_into": candidate.merge_into} if candidate.merge_into in candidate.supporting_refs[:2] else {}),
         "confidence_scheme": CONFIDENCE_SCHEME,
         "confidence": candidate.confidence,
         "impact": candidate.impact,

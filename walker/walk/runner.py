@@ -26,14 +26,14 @@ from walker.pool.lifecycle import ref_digests
 from walker.pool.recordfile import StoredRecord
 from walker.pool.store import POOL, PoolStore
 from walker.refs import note_of
-from walker.report import WalkOutcome, render_picture, render_report
 from walker.seeds import candidate_seeds, choose_seed
+from walker.sensitive import sensitive_inference
 from walker.turns import CONVERGENT, EXECUTIVE, request
 from walker.walk.candidate import hypothesis_record, noteworthy_record
 from walker.walk.critic import CriticContext, PoolClaim, Verdict, gate, one_per_refs
 from walker.walk.engines import get_engine
 from walker.walk.engines.base import WalkContext
-from walker.walk.sensitive import sensitive_inference
+from walker.walk.report import WalkOutcome, render_picture, render_report
 from walker.wander import (
     Item,
     Neighbourhood,

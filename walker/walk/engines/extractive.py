@@ -18,6 +18,7 @@ from typing import NamedTuple
 from walker.corpus.text import is_proposition, join_sentences, sentences
 from walker.meaning import Meaning
 from walker.refs import Ref
+from walker.sensitive import sensitive_inference
 from walker.similarity import PLAIN_WORDS, stem
 from walker.walk.candidate import Candidate, End
 from walker.walk.critic import Verdict, gate
@@ -40,7 +41,6 @@ from walker.walk.kinds import (
 )
 from walker.walk.scorer import KEEP, explain, score
 from walker.walk.sense import SAME_SENSE_CLOSENESS, shared_words, surface_forms, thread
-from walker.walk.sensitive import sensitive_inference
 from walker.walk.widen import widen
 from walker.wander import (
     Item,
@@ -168,10 +168,12 @@ class ExtractiveEngine:
         kind = classify(pair)
         if kind is None:
             return None
-        wording = word(kind, pair, context.index, _longer(context, end_a.path, end_b.path) == end_a.path)
+        into_first = _longer(context, end_a.path, end_b.path) == end_a.path
+        wording = word(kind, pair, context.index, into_first)
         return Candidate(
             title=f"{end_a.title} ↔ {end_b.title}",
             kind=kind,
+            merge_into=(ref_a if into_first else ref_b) if kind == "duplicate" else "",
             claim=wording.claim,
             supporting_refs=tuple(dict.fromkeys((ref_a, ref_b))),
             confidence="medium" if len(pair.thread.terms) >= 3 else "low",

@@ -16,7 +16,8 @@ from typing import Any
 
 import yaml
 
-from walker.pool.records import KIND_WORDS, note_link, ref_link
+from walker.pool.records import KIND_WORDS
+from walker.refs import note_link, ref_link
 from walker.walk.candidate import Candidate
 from walker.walk.critic import Verdict
 from walker.walk.engines.base import InventoryEntry
