@@ -28,32 +28,12 @@ from walker.corpus.text import Paragraph, read_paragraphs, sentences, strip_tags
 from walker.safefile import MB, read_bytes, write_atomic
 from walker.vocabulary import INDEX_VERSION, cache_name, save_vocabulary
 from walker.weights import Pieces
-from walker.words import has_cjk, is_everyday, is_grammar, is_short, words
+from walker.words import PLAIN_WORDS, has_cjk, is_everyday, is_grammar, is_short, stem, words
 
 TITLE_WEIGHT = 3
 CONCEPT_AXES = 100
 MAX_PROSE = 10  # sentences counted per note (TextIndex.prose): past this, a note has plenty to say
 # Everyday words that are rare in a small vault only by chance: never a thread between two notes.
-PLAIN_WORDS = frozenset(
-    """able add added adds again ago almost along already also always another answer anything anyway
-    around away back bad bag best better big bit came case change changes come comes coming day days
-    did different does doing done down each early easy end ends enough even ever every fact far feel
-    feels fine first five found four full get gets getting give given gives goes going good got great
-    half hand happen happens hard head help high hold holds home hour hours idea instead just keep keeps
-    kind know large last late later left less let life like likes line little long look looks lot lots
-    low made main make makes making many matter maybe mean means might minute minutes mostly much must
-    need needs new next nice night nothing now number off often old once one ones open order part parts
-    past people place play point put quite rather real really right room run said same saw say says second
-    see seem seems set sets short show side small some something sometimes soon start starts still stop
-    sure take takes taking tell ten than thing things think third three time times today told too took
-    top tried true try turn turned turns two under until use used uses using very want wants way ways week
-    weeks well went whole why word words work works year years yes yet
-    above below following section sections example examples introduction introductory material scope outside
-    conjunction detail details information overview describe describes described explain explains explained
-    mention mentioned useful various within without whilst amongst unless
-    understand understanding understood behaviour behaviours behavior behaviors recognise recognises recognised
-    recognize recognizes recognized""".split()
-)
 
 
 class Paragraphs(Mapping[str, list[Paragraph]]):
@@ -440,17 +420,6 @@ def _concepts(notes: sparse.csr_matrix) -> np.ndarray:
 
     svd = TruncatedSVD(n_components=axes, n_iter=4, random_state=0).fit(notes)
     return np.ascontiguousarray(svd.components_.T, dtype=np.float32)
-
-
-def stem(word: str) -> str:
-    """branch/branches, device/devices, store/stored: enough of a word's form to match its other forms in English."""
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    for suffix in ("sses", "ing", "ed", "es", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith(("ss", "us", "is")):
-            word = word[: -len(suffix)] + ("ss" if suffix == "sses" else "")
-            break
-    return word[:-1] if word.endswith("e") and len(word) > 4 else word
 
 
 def _vectorizer(**options: object) -> Any:

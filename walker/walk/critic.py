@@ -19,11 +19,11 @@ from walker.passages import ref_text
 from walker.pool.records import CONFIDENCES, IMPACTS
 from walker.refs import note_of
 from walker.sensitive import sensitive_inference
-from walker.similarity import TextIndex, stem
+from walker.similarity import TextIndex
 from walker.walk.candidate import Candidate, End
 from walker.walk.facts import QUOTED, absent_facts, normal
 from walker.walk.sense import SAME_TOPIC_SIMILARITY, shared_words, thread
-from walker.words import is_short, word_count, words
+from walker.words import is_short, stem, word_count, words
 
 RESTATE_SIMILARITY = 0.7
 OTHER_NOTE_SIMILARITY = 0.3  # a bridge that quotes a second note is this close to it

@@ -35,8 +35,9 @@ from typing import Any
 import numpy as np
 
 from walker.corpus.model import Corpus
-from walker.similarity import TextIndex, stem
+from walker.similarity import TextIndex
 from walker.walk.kinds import DAILY
+from walker.words import stem
 
 MIN_GENRE = 10  # a genre's document frequencies mean something once it holds this many notes
 

@@ -9,8 +9,8 @@ import re
 import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from walker.similarity import PLAIN_WORDS, TextIndex, stem
-from walker.words import normal, words, zipf
+from walker.similarity import TextIndex
+from walker.words import PLAIN_WORDS, normal, stem, words, zipf
 
 QUOTED = re.compile(r"[“\"]([^”\"]{3,})[”\"]")
 

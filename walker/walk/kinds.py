@@ -21,10 +21,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from walker.similarity import PLAIN_WORDS, TextIndex, stem
-from walker.walk.sense import GLUE, Thread, surface_forms
+from walker.similarity import TextIndex
+from walker.walk.sense import Thread, surface_forms
 from walker.walk.wordings import CHINESE, ENGLISH
-from walker.words import is_chinese, phrase, tokens, words
+from walker.words import GLUE, PLAIN_WORDS, is_chinese, phrase, stem, tokens, words
 
 SAME_CONCEPT = 0.5  # notes this close in meaning, their thread left out, share a subject: not an analogy...
 OTHER_FOLDER_CONCEPT = 0.75  # ...and this close when they sit in different top-level folders

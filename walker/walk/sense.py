@@ -15,15 +15,12 @@ from __future__ import annotations
 import itertools
 from typing import NamedTuple
 
-from walker.similarity import PLAIN_WORDS, TextIndex, stem
-from walker.words import has_cjk, is_everyday_phrase, phrase, tokens, words
+from walker.similarity import TextIndex
+from walker.words import GLUE, PLAIN_WORDS, has_cjk, is_everyday_phrase, phrase, stem, tokens, words
 
 SAME_SENSE_CLOSENESS = 0.5  # passages this close in meaning, their shared word left out, are about one thing
 COHESION = 0.4  # a thread's words the vault uses together at least this much (word_closeness) are one concept
 SAME_TOPIC_SIMILARITY = 0.1  # notes this close are about one subject: a word they share keeps its sense
-# Words that join any phrase to anything: "the middle" and "in the middle" are not one phrase.
-GLUE = frozenset("""a an and are as at be by for from has have in into is it its of on or so that the their then
-    there these this those to was were which who with""".split())
 
 
 class Thread(NamedTuple):

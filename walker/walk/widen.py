@@ -12,12 +12,12 @@ from __future__ import annotations
 import dataclasses
 
 from walker.refs import note_of
-from walker.similarity import stem
 from walker.walk.candidate import Candidate, End
 from walker.walk.critic import PoolClaim
 from walker.walk.engines.base import WalkContext
 from walker.walk.kinds import Wording, capital, key_phrases, note_name, words_of
 from walker.walk.sense import surface_forms, thread
+from walker.words import stem
 
 
 def widen(context: WalkContext, candidates: list[Candidate]) -> list[Candidate]:

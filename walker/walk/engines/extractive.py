@@ -19,7 +19,6 @@ from walker.corpus.text import is_proposition, join_sentences, sentences
 from walker.meaning import Meaning
 from walker.refs import Ref
 from walker.sensitive import sensitive_inference
-from walker.similarity import PLAIN_WORDS, stem
 from walker.walk.candidate import Candidate, End
 from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
@@ -49,7 +48,7 @@ from walker.wander import (
     section_ref,
     shared_neighbour,
 )
-from walker.words import word_count, words
+from walker.words import PLAIN_WORDS, stem, word_count, words
 
 ROAM_SIZE = 10
 MAX_KEPT = 3
