@@ -18,11 +18,11 @@ from walker.cli import main
 from walker.corpus.parse import parse_note
 from walker.corpus.resolve import Resolver, find_subpath, span
 from walker.inbox import NAME_LIMIT, note_title
+from walker.kinds import KINDS
 from walker.pool.health import _earlier_link
 from walker.pool.store import PoolStore
 from walker.refs import Ref, ref_link, split_subpath
 from walker.walk.candidate import Candidate, hypothesis_record
-from walker.walk.wordings import ENGLISH
 
 NOW = datetime(2026, 12, 3, 7, 50, tzinfo=UTC)
 SOURCE = "user statement on 2026-11-29"
@@ -163,7 +163,7 @@ def test_a_heading_a_link_cannot_hold_and_a_line_range_still_link(vault):
 
 
 def test_a_confirmed_duplicate_says_which_note_to_merge_into_which(vault):
-    claim = ENGLISH["duplicate"]["claim"].format(
+    claim = KINDS["duplicate"].wording["en"]["claim"].format(
         A="Brining", a="Brining", b="Dry Brining", other="Brining", into="Dry Brining", thread="“salt”",
         text_a="Salt the meat well before cooking.", text_b="Salt the meat well before cooking, a day ahead.")
     refs = ["Kitchen/Brining.md", "Kitchen/Dry Brining.md"]

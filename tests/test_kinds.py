@@ -9,18 +9,11 @@ from click.testing import CliRunner
 from conftest import SAMPLE_VAULT, copy_vault_files, real_vault, write_vault
 
 from walker.cli import main
+from walker.kinds.base import APART, ONE_DOMAIN, ONE_FOLDER, Pair
 from walker.walk.critic import CriticContext
 from walker.walk.engines.base import InventoryEntry, WalkContext
 from walker.walk.engines.extractive import ExtractiveEngine, Propositions
-from walker.walk.kinds import (
-    APART,
-    DOMAIN_APART,
-    ONE_DOMAIN,
-    ONE_FOLDER,
-    Pair,
-    classify,
-    disconfirmed,
-)
+from walker.walk.kinds import DOMAIN_APART, classify, disconfirmed
 from walker.walk.sense import thread
 from walker.wander import Neighbourhood, Seed, find_hubs
 from walker.workspace import Workspace

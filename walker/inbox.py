@@ -30,6 +30,7 @@ from walker import safefile
 from walker.config import inbox_path
 from walker.corpus.properties import split_frontmatter
 from walker.errors import ConfigError, WalkerError
+from walker.kinds import KINDS
 from walker.refs import ref_link
 from walker.safeyaml import refuse_aliases
 from walker.words import is_chinese
@@ -86,29 +87,17 @@ def render(conclusion: Conclusion) -> str:
     return "---\n" + yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=100) + "---\n" + "\n".join(body)
 
 
-# What confirming each kind of hypothesis gives the user, in plain words: {a} and {b} are the two notes, as
-# links; a duplicate merges {other} into {into}. English, then Chinese (for a statement in Chinese).
-MEANING = {
-    "missing-link": (("missing link", "{a} and {b} are connected."),
-                     ("缺失链接", "{a}和{b}相互关联。")),
-    "duplicate": (("duplicate", "{a} and {b} are one note written twice: merge {other} into {into}."),
-                  ("重复", "{a}和{b}是同一篇笔记写了两遍：把{other}合并进{into}。")),
-    "answer": (("answer", "{b} answers the question in {a}."),
-               ("回答", "{b}回答了{a}里的问题。")),
-    "tension": (("tension", "{a} and {b} disagree: each needs to say when it holds."),
-                ("矛盾", "{a}和{b}说法相反：两篇都需要写明各自何时成立。")),
-    "analogy": (("analogy", "{a} and {b} describe one mechanism in two fields."),
-                ("类比", "{a}和{b}在两个领域里描述同一种机制。")),
-}
 UNDIRECTED_MERGE = ("merge one into the other", "把其中一篇合并进另一篇")
 
 
 def meaning(conclusion: Conclusion, links: Sequence[str], chinese: bool = False) -> str:
     """The note's first line: what the confirmation means for its kind, with a link to each note."""
     refs = conclusion.corroborating_refs
-    if conclusion.kind not in MEANING or len(links) != 2:
+    if conclusion.kind not in KINDS or len(links) != 2:  # a record's kind is data: an old or hand-edited one
         return ("**已确认。** 相关笔记：" + "、".join(links) if chinese else "**Confirmed.** Notes: " + ", ".join(links))
-    name, line = MEANING[conclusion.kind][chinese]
+    # What confirming the kind gives the user, in plain words: {a} and {b} are the two notes, as links; a
+    # duplicate merges {other} into {into}.
+    name, line = KINDS[conclusion.kind].confirmed["zh" if chinese else "en"]
     a, b = links
     into, other = (a, b) if conclusion.merge_into == refs[0] else (b, a)
     if conclusion.kind == "duplicate" and conclusion.merge_into not in refs:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from walker.errors import WalkerError
+from walker.kinds import KINDS
 from walker.refs import ref_link
 
 CONFIDENCE_SCHEME = "ordinal-confidence-v1"
@@ -22,15 +23,8 @@ IMPACTS = ("add", "rewrite")
 STATUSES = ("active", "muted", "discharged", "rejected", "archived", "superseded")
 NOTEWORTHY_STATUS = "rejected-but-noteworthy"
 REVIEW_OUTCOMES = ("", "rewrite", "archive", "leave")
-KINDS = ("missing-link", "tension", "answer", "analogy", "duplicate")  # what a walk's hypothesis is (walk/kinds.py finds them)
-# How a reader meets each kind: its name, a heading for a group of them, and what one of them is.
-KIND_WORDS = {
-    "missing-link": ("Missing link", "Missing links", "two passages on one subject in notes no chain of two links joins"),
-    "tension": ("Tension", "Tensions", "two passages on one subject, one denying what the other says"),
-    "answer": ("Answer", "Answers", "an open question, and a passage elsewhere that may answer it"),
-    "analogy": ("Analogy", "Analogies", "one mechanism in different domains of the vault"),
-    "duplicate": ("Duplicate", "Duplicates", "two notes on one thing, to merge into one"),
-}
+# Each kind's label, its plural and what it is, for the pool's readers (walker.kinds defines the kinds).
+KIND_WORDS = {name: (kind.label, kind.plural, kind.meaning) for name, kind in KINDS.items()}
 FOLDER_OF_STATUS = {
     "active": "active", "muted": "active", "discharged": "discharged", "rejected": "rejected",
     "archived": "archived", "superseded": "archived", NOTEWORTHY_STATUS: "noteworthy",

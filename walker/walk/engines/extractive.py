@@ -16,6 +16,7 @@ from itertools import combinations, islice
 from typing import NamedTuple
 
 from walker.corpus.text import is_proposition, join_sentences, sentences
+from walker.kinds.base import APART, ONE_DOMAIN, ONE_FOLDER, THREAD_WORDS, Pair, is_question
 from walker.meaning import Meaning
 from walker.refs import Ref
 from walker.sensitive import sensitive_inference
@@ -24,17 +25,11 @@ from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
 from walker.walk.evidence import Evidence, Genres, Lexicon, salience
 from walker.walk.kinds import (
-    APART,
     DAILY,
     DOMAIN_APART,
-    ONE_DOMAIN,
-    ONE_FOLDER,
     OTHER_FOLDER_CONCEPT,
     SAME_CONCEPT,
-    THREAD_WORDS,
-    Pair,
     classify,
-    is_question,
     note_name,
     word,
 )
@@ -184,7 +179,7 @@ class ExtractiveEngine:
             why_it_matters=wording.why_it_matters,
             bridge=(_end(end_a, ref_a, text_a, pair.thread.terms), _end(end_b, ref_b, text_b, pair.thread.terms)),
             grounding={"rare_terms": surface_forms(text_a, pair.thread.terms), "via": via,
-                       "closeness": pair.thread.closeness, "evidence": evidence.as_dict(),
+                       "closeness": joined.closeness, "evidence": evidence.as_dict(),
                        "score": round(score(evidence), 3)},
         )
 
