@@ -188,7 +188,7 @@ def test_malformed_json_then_a_fix(vault, model):
 def test_two_bad_answers_fail_the_walk_cleanly(vault, model):
     model.script = [(200, "no"), (200, "still no")]
     result = walk(vault)
-    assert result.exit_code == 1 and "did not validate twice" in result.output
+    assert result.exit_code == 4 and "did not validate twice" in result.output
     assert not list((vault / "walks" / "active").glob("*")) and not list((vault / "walks" / "reports").glob("*"))
     assert "walk-failed" in (vault / "walks" / "log.md").read_text()
 
@@ -211,7 +211,7 @@ def test_an_injection_inside_a_note_stays_data(vault, model):
 def test_an_endpoint_that_times_out(vault, model):
     model.script = [("sleep", 4)]
     result = walk(vault)
-    assert result.exit_code == 1 and "did not answer within 2 s" in result.output
+    assert result.exit_code == 4 and "did not answer within 2 s" in result.output
     assert not list((vault / "walks" / "active").glob("*"))
     assert "walk-failed" in (vault / "walks" / "log.md").read_text()
 
@@ -226,11 +226,11 @@ def test_busy_then_fine(vault, model):
 def test_unknown_model_and_endpoint_down(vault, model):
     model.script = [(404, "model 'test-model' not found")]
     result = walk(vault)
-    assert result.exit_code == 1 and "does not know the model 'test-model'" in result.output
+    assert result.exit_code == 4 and "does not know the model 'test-model'" in result.output
     model.server.shutdown()
     model.server.server_close()
     down = walk(vault)
-    assert down.exit_code == 1 and "cannot reach the model endpoint" in down.output
+    assert down.exit_code == 4 and "cannot reach the model endpoint" in down.output
     assert KEY not in everything_under(vault)
 
 

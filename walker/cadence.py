@@ -179,7 +179,7 @@ def _rewrite(ws: Workspace, store: PoolStore, record: StoredRecord, now: datetim
                                 f"{'is' if kept == 1 else 'es'}, none citing the entry's refs; left for another try")
         return []
     with store.lock():
-        current = lifecycle.find(store, record.id)
+        current = store.find(record.id)
         store.update_record(current, {"status": "archived", "rewritten_as": survivors,
                                       "archived": now.date().isoformat()}, "archived")
         event = f"archive: [[{record.id}]] rewritten as {', '.join(f'[[{s}]]' for s in survivors)}"

@@ -14,7 +14,6 @@ from walker.pool.lifecycle import (
     Outcome,
     digest,
     discharge_event,
-    find,
     finish_discharge,
     laundering,
     stamp,
@@ -278,7 +277,7 @@ def _finish(store: PoolStore, record_id: str, path: str, now: datetime, outcome:
     """Finish a discharge that wrote its conclusion note and stopped before moving the record."""
     from walker.inbox import properties
 
-    record = find(store, record_id)
+    record = store.find(record_id)
     note = store.vault / path
     if not started_here(store, record.id, note):  # checked again: it may have changed since
         outcome.problems.append(f"{path}: not finished, it is not the note the discharge wrote")

@@ -6,16 +6,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from walker.errors import WalkerError
 from walker.pool import health
 from walker.pool.recordfile import read_plain_file
-from walker.pool.records import Hypothesis, RecordError
+from walker.pool.records import Hypothesis
 from walker.pool.store import PoolStore
 from walker.safefile import REPORT_LIMIT
-
-
-class RecordNotFound(WalkerError):
-    """No pool record has the id asked for."""
 
 
 def list_records(vault: Path | str, status: str | None = None) -> tuple[list[dict[str, Any]], list[str]]:
@@ -44,13 +39,8 @@ def list_records(vault: Path | str, status: str | None = None) -> tuple[list[dic
 
 
 def show_record(vault: Path | str, record_id: str) -> dict[str, Any]:
-    store = PoolStore(vault)
-    for record in store.records():
-        if record.id == record_id or record.path.stem == record_id:
-            return {"path": str(record.path), "folder": record.folder, **record.record.as_dict()}
-    if broken := store.skipped_record(record_id):
-        raise RecordError(f"{broken}: mend it in Obsidian (`walker check` lists every such problem)")
-    raise RecordNotFound(f"no record {record_id!r} in {Path(vault) / 'walks'}; `walker pool list` shows the ids")
+    record = PoolStore(vault).find(record_id)
+    return {"path": str(record.path), "folder": record.folder, **record.record.as_dict()}
 
 
 def check_pool(vault: Path | str) -> list[health.Problem]:

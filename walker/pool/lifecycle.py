@@ -49,18 +49,6 @@ class Outcome:
     written: list[Path] = field(default_factory=list)
 
 
-def find(store: PoolStore, record_id: str) -> StoredRecord:
-    matches = [r for r in store.records() if r.id == record_id or r.path.stem == record_id]
-    if not matches and (broken := store.skipped_record(record_id)):
-        raise LifecycleError(f"{broken}: walker cannot use this record until that is mended in Obsidian "
-                             "(`walker check` lists every such problem)")
-    if not matches:
-        raise LifecycleError(f"no record {record_id!r} under {store.root}; `walker pool list` shows the ids")
-    if len(matches) > 1:
-        raise LifecycleError(f"{record_id} is in {len(matches)} folders; run `walker check --repair` first")
-    return matches[0]
-
-
 def laundering(source: str, record: StoredRecord) -> str | None:
     """Why ``source`` is no evidence (§6.2.2), or None. Evidence lies outside the hypothesis and its refs
     and can be found again: a date (a statement or an observation on a day), a URL, or another note."""
@@ -139,7 +127,7 @@ def discharge(store: PoolStore, inbox_folder: str, record_id: str, *, source: st
     for name, text in (("--source", source), ("--statement", statement), *(("--evidence", e) for e in evidence)):
         user_text(name, text)
     with store.lock():
-        record = find(store, record_id)
+        record = store.find(record_id)
         if record.record.status not in ("active", "muted"):
             raise LifecycleError(f"{record.id} is {record.record.status}; only active or muted hypotheses discharge")
         why = laundering(source, record) or restated(statement, record)
@@ -252,7 +240,7 @@ def _move(store: PoolStore, record_id: str, status: str, changes: dict[str, Any]
           now: datetime, allowed: tuple[str, ...]) -> Outcome:
     """``event: [[id]]<detail>`` in the log; ``detail`` is the user's text as it is (never a template)."""
     with store.lock():
-        record = find(store, record_id)
+        record = store.find(record_id)
         current = record.record.status
         if current not in allowed:
             raise LifecycleError(f"{record.id} is {current}; this applies to {' or '.join(allowed)} records")
@@ -298,7 +286,7 @@ def conversation_feedback(store: PoolStore, record_id: str, outcome: str, now: d
         return reject(store, record_id, evidence=evidence, now=now)
     done = Outcome()
     with store.lock():
-        record = find(store, record_id)
+        record = store.find(record_id)
         if record.folder != "active":
             raise LifecycleError(f"{record_id} is {record.record.status}; feedback applies to active records")
         if outcome == "engaged":

@@ -99,6 +99,10 @@ class UnsafePool(WalkerError):
     """walks/ or a file in it is not what walker made (a symlink, a hard link, not a folder)."""
 
 
+class RecordNotFound(WalkerError):
+    """No pool record has that id."""
+
+
 class PoolWriteError(WalkerError):
     """A write under walks/ failed (disk full, permissions); what was half-written is gone."""
 
@@ -251,6 +255,18 @@ class PoolStore:
                 except UnreadableRecord as exc:
                     self.skipped[path] = exc
         return found
+
+    def find(self, record_id: str) -> StoredRecord:
+        """The one record with this id (or file name), as every command that names a record looks it up."""
+        matches = [r for r in self.records() if r.id == record_id or r.path.stem == record_id]
+        if not matches and (broken := self.skipped_record(record_id)):
+            raise RecordError(f"{broken}: walker cannot use this record until that is mended in Obsidian "
+                              "(`walker check` lists every such problem)")
+        if not matches:
+            raise RecordNotFound(f"no record {record_id!r} under {self.root}; `walker pool list` shows the ids")
+        if len(matches) > 1:
+            raise RecordError(f"{record_id} is in {len(matches)} folders; run `walker check --repair` first")
+        return matches[0]
 
     def skipped_record(self, record_id: str) -> UnreadableRecord | None:
         """Why the record ``record_id`` was left out by the last reading, if it was."""

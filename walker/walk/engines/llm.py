@@ -33,7 +33,7 @@ MAX_ITEM_CHARS = 1500
 class EngineError(WalkerError):
     """The model endpoint failed or answered with something unusable; the walk wrote nothing."""
 
-    exit_code = 1
+    exit_code = 4  # a service walker depends on failed: not the user's input (2), not a finding (1)
 
 
 @dataclass(frozen=True)
