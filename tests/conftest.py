@@ -4,10 +4,18 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
+from walker.cli import main
 from walker.config import CONFIG_FILE
 from walker.corpus.scan import POOL_FOLDER
+from walker.pool.store import PoolStore, read_record
 from walker.safefile import TEMPORARY_PREFIX
+from walker.walk.candidate import Candidate, hypothesis_record
+from walker.walk.critic import CriticContext
+from walker.walk.engines.base import InventoryEntry, WalkContext
+from walker.walk.engines.extractive import ExtractiveEngine, Propositions
+from walker.wander import Neighbourhood, Seed, find_hubs
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"  # vaults written for these tests (see its README.md)
@@ -134,3 +142,64 @@ def browser():
         yield launched
         launched.close()
 
+# --- helpers shared by test modules (a module never imports another's) ------------------------------------------
+
+def cli(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+def pool_records(vault, folder):
+    return {r.id: r for r in PoolStore(vault).records(folder)}
+
+def edit_record(path, **fields):
+    record = read_record(path, path.parent.name)
+    PoolStore(path.parents[2]).update_record(record, fields)
+
+def surface_record(record_id, claim, impact="add", status="active", applies=(), never=()):
+    candidate = Candidate(claim=claim, supporting_refs=("Kitchen/Sourdough Starter.md#^feeding-schedule",
+                                                        "Systems/Backpressure.md#^never-faster"),
+                          confidence="low", impact=impact, impact_reason="not linked yet, so this adds",
+                          applies_when=tuple(applies), never_applies_when=tuple(never),
+                          disconfirm_if=("The passages give opposite advice about feeding.",),
+                          why_it_matters="A queue and a starter may fail the same way.")
+    record = hypothesis_record(candidate, id=record_id, created="2026-11-30", seed="starter feeding",
+                               walk_id="2026-11-30-001", engine="extractive", expires_after_walks=12)
+    return dict(record, status=status)
+
+# Surfacing's tuning set, for the pool surface_record writes: (turn, mode expected from the turn, ids surfaced in auto mode). Add the turns that fool it.
+SURFACE_TURNS = [
+    ("I've been wondering why my sourdough starter collapses after I feed it twice a day. Any ideas?", "auto",
+     ["hyp-2026-11-30-001"]),
+    ("Thinking about how fast to feed a sourdough starter: is slower feeding better?", "auto", ["hyp-2026-11-30-001"]),
+    ("聊聊 how fast to feed a sourdough starter 这个想法", "auto", ["hyp-2026-11-30-001"]),  # §18 item 7
+    ('Traceback (most recent call last):\n  File "feed.py", line 3, in <module>\nValueError: starter overfed', "auto", []),
+    ("fix the failing test for the sourdough starter feeding schedule", "auto", []),
+    ("Our deploy failed during the outage; how fast should the queue feed the consumer?", "auto", []),
+    ("What is the capital of France?", "auto", []),
+    ("Thinking about compost heat and fermentation, how might they relate?", "auto", []),  # rewrite: pull only
+    ("I wonder how cadences create tension and release?", "auto", []),  # muted
+    ("any other angle on compost heat and fermentation?", "pull", ["hyp-2026-11-30-002"]),
+    ("walk note: cadences and tension", "pull", ["hyp-2026-11-30-003"]),
+    ("散步看看 sourdough starter", "pull", ["hyp-2026-11-30-001"]),
+    ("我是不是漏了什么? compost fermentation", "pull", ["hyp-2026-11-30-002"]),
+]
+
+def pair_context(ws, a, b):
+    critic = CriticContext(ws.corpus, ws.index, {a, b}, [])
+    hood = Neighbourhood(Seed(a, "", a, "given", ""), (), (), (), tuple(find_hubs(ws.links, ws.wander_settings)), ())
+    return WalkContext(ws.corpus, ws.index, ws.links, hood, critic, {})
+
+
+def pair_candidate(ws, a, b):
+    """The candidate a walk's roam makes of two notes, or None."""
+    context = pair_context(ws, a, b)
+    ends = [InventoryEntry(p, ws.corpus.notes[p].title, g, p, (), "x", p) for p, g in ((a, "seed"), (b, "far"))]
+    return ExtractiveEngine().hypothesis(context, Propositions(context), *ends)
+
+
+def kept_candidate(ws, a, b):
+    """The record a walk would keep of two notes (after the gate, the score and the cap), or None."""
+    candidate = pair_candidate(ws, a, b)
+    if candidate is None:
+        return None
+    (verdict,) = ExtractiveEngine().critique(pair_context(ws, a, b), [candidate])
+    return candidate if verdict.accepted else None

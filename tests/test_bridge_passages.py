@@ -5,8 +5,7 @@ instead of its passage, so two unrelated bridges that share one end looked like 
 import json
 
 import pytest
-from conftest import SAMPLE_VAULT, copy_vault_files
-from test_lifecycle import cli, edit, records
+from conftest import SAMPLE_VAULT, cli, copy_vault_files, edit_record, pool_records
 
 from walker.passages import ref_text
 from walker.walk.candidate import Candidate, End
@@ -85,7 +84,7 @@ def levain_and_cache(vault, monkeypatch):
     (test_walk_quality.py); here every sound candidate is kept."""
     monkeypatch.setattr("walker.walk.engines.extractive.KEEP", 0.0)
     first = json.loads(cli("walk", vault, "--now", "2026-12-04T07:50", "--seed-note", "Levain Build", "--json").output)
-    active = records(vault, "active")
+    active = pool_records(vault, "active")
     (found,) = [i for i in first["hypotheses"] if active[i].data["title"] == "Levain Build ↔ Cache Warming"]
     return found
 
@@ -95,7 +94,7 @@ def test_a_kept_record_keeps_its_passages_and_widening_reads_them(tmp_path, monk
     reviewer made of the claim's wording."""
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
     pair_id = levain_and_cache(vault, monkeypatch)
-    pair = records(vault, "active")[pair_id]
+    pair = pool_records(vault, "active")[pair_id]
     ws = Workspace.open(vault)
     refs, passages = pair.data["supporting_refs"], pair.data["passages"]
     assert len(passages) == len(refs) == 2 and pair.record.passages == tuple(passages)
@@ -103,9 +102,9 @@ def test_a_kept_record_keeps_its_passages_and_widening_reads_them(tmp_path, monk
         assert passage in pair.data["claim"]
         assert " ".join(passage.split()) in " ".join(ref_text(ws.corpus, ws.index, ref).split())
 
-    edit(pair.path, claim="Cache Warming and Levain Build: both are warmed “too early, and that is the point”.")
+    edit_record(pair.path, claim="Cache Warming and Levain Build: both are warmed “too early, and that is the point”.")
     second = json.loads(cli("walk", vault, "--now", "2026-12-11T07:50", "--seed-note", "Seed Starting", "--json").output)
-    active = records(vault, "active")
+    active = pool_records(vault, "active")
     wide = next(active[i] for i in second["hypotheses"] if pair_id in active[i].data["impact_reason"])
     assert set(refs) < set(wide.data["supporting_refs"]) and pair_id in wide.data["impact_reason"]
     third = refs.index(wide.data["supporting_refs"][0])
@@ -142,7 +141,7 @@ def test_the_record_page_marks_the_passages_the_record_keeps(tmp_path, monkeypat
 
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
     kept = levain_and_cache(vault, monkeypatch)
-    record = records(vault, "active")[kept]
+    record = pool_records(vault, "active")[kept]
     corpus = load_corpus(vault)
     links = SiteLinks(corpus, "vault", {p: f"notes/{p}" for p in corpus.notes}, {})
 

@@ -7,8 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from conftest import SAMPLE_VAULT, copy_vault_files
-from test_surface import TURNS, hypothesis
+from conftest import SAMPLE_VAULT, SURFACE_TURNS, copy_vault_files, surface_record
 
 from walker.pool.store import PoolStore
 from walker.workspace import Workspace
@@ -21,7 +20,7 @@ def vault(tmp_path, monkeypatch):
     monkeypatch.delenv("WALKER_SURFACE", raising=False)
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
     Workspace.open(vault).build_index()
-    PoolStore(vault).write_record("active", hypothesis(
+    PoolStore(vault).write_record("active", surface_record(
         "hyp-2026-11-30-001",
         "A sourdough starter fed faster than it can ferment and a queue fed faster than its consumer fail the same way.",
         applies=["Someone wonders how fast to feed a sourdough starter, or why it collapses after feeding."],
@@ -44,7 +43,7 @@ def prompt_payload(prompt, event="UserPromptSubmit", **extra):
 @pytest.mark.parametrize("client, event", [("claude-code", "UserPromptSubmit"), ("codex", "UserPromptSubmit"),
                                            ("gemini", "BeforeAgent")])
 def test_an_exploratory_prompt_gets_an_optional_note(vault, client, event):
-    answer = hook(client, vault, prompt_payload(TURNS[0][0], event))
+    answer = hook(client, vault, prompt_payload(SURFACE_TURNS[0][0], event))
     output = answer["hookSpecificOutput"]
     assert output["hookEventName"] == event
     assert "NOT part of the task" in output["additionalContext"]
@@ -55,7 +54,7 @@ def test_silent_turns_print_nothing(vault):
     assert hook("claude-code", vault, prompt_payload('Traceback (most recent call last):\n  File "a.py", line 1')) is None
     assert hook("claude-code", vault, prompt_payload("What is the capital of France?")) is None
     assert hook("claude-code", vault, prompt_payload("<command-name>/clear</command-name>")) is None
-    assert hook("claude-code", vault, {"prompt": TURNS[0][0], "is_subagent": True}) is None
+    assert hook("claude-code", vault, {"prompt": SURFACE_TURNS[0][0], "is_subagent": True}) is None
 
 
 def test_garbage_on_stdin_never_blocks_the_prompt(vault):
@@ -64,7 +63,7 @@ def test_garbage_on_stdin_never_blocks_the_prompt(vault):
 
 
 def test_stop_infers_engaged_and_ignored(vault, tmp_path):
-    hook("claude-code", vault, prompt_payload(TURNS[0][0]))
+    hook("claude-code", vault, prompt_payload(SURFACE_TURNS[0][0]))
     transcript = tmp_path / "t.jsonl"
     transcript.write_text(json.dumps({"type": "assistant", "message": {"role": "assistant", "content": [
         {"type": "text", "text": "Answer… Walk note (hyp-2026-11-30-001): worth a look."}]}}) + "\n")
@@ -73,7 +72,7 @@ def test_stop_infers_engaged_and_ignored(vault, tmp_path):
     (record,) = PoolStore(vault).records("active")
     assert record.data["ignored_in_a_row"] == 0 and "last_engaged" in record.data
     for _ in range(3):
-        hook("gemini", vault, prompt_payload(TURNS[0][0], "BeforeAgent"))
+        hook("gemini", vault, prompt_payload(SURFACE_TURNS[0][0], "BeforeAgent"))
         hook("gemini", vault, {"session_id": "s1", "hook_event_name": "AfterAgent", "prompt_response": "Here is the fix."},
              "--event", "stop")
     (record,) = PoolStore(vault).records("active")
@@ -87,7 +86,7 @@ def test_stop_infers_engaged_and_ignored(vault, tmp_path):
 
 
 def test_pushback_in_the_next_prompt_rejects(vault):
-    hook("claude-code", vault, prompt_payload(TURNS[0][0]))
+    hook("claude-code", vault, prompt_payload(SURFACE_TURNS[0][0]))
     assert hook("claude-code", vault, prompt_payload("that walk note is not relevant, back to the feeding schedule")) is None
     (record,) = PoolStore(vault).records("rejected")
     assert "not relevant" in record.data["rejection_evidence"]
@@ -95,7 +94,7 @@ def test_pushback_in_the_next_prompt_rejects(vault):
 
 def test_off_switch_env(vault, monkeypatch):
     monkeypatch.setenv("WALKER_SURFACE", "off")
-    assert hook("claude-code", vault, prompt_payload(TURNS[0][0])) is None
+    assert hook("claude-code", vault, prompt_payload(SURFACE_TURNS[0][0])) is None
 
 
 def test_install_merges_into_existing_settings(vault, tmp_path):

@@ -6,16 +6,23 @@ import re
 import pytest
 import yaml
 from click.testing import CliRunner
-from conftest import SAMPLE_VAULT, copy_vault_files, real_vault, write_vault
+from conftest import (
+    SAMPLE_VAULT,
+    copy_vault_files,
+    kept_candidate,
+    pair_candidate,
+    real_vault,
+    write_vault,
+)
 
 from walker.cli import main
 from walker.kinds.base import APART, ONE_DOMAIN, ONE_FOLDER, Pair
 from walker.walk.critic import CriticContext
-from walker.walk.engines.base import InventoryEntry, WalkContext
+from walker.walk.engines.base import WalkContext
 from walker.walk.engines.extractive import ExtractiveEngine, Propositions
 from walker.walk.kinds import DOMAIN_APART, classify, disconfirmed
 from walker.walk.sense import thread
-from walker.wander import Neighbourhood, Seed, find_hubs
+from walker.wander import Neighbourhood, Seed
 from walker.workspace import Workspace
 
 
@@ -24,26 +31,6 @@ def ws(sample_vault):
     return Workspace.open(sample_vault)
 
 
-def _context(ws, a, b):
-    critic = CriticContext(ws.corpus, ws.index, {a, b}, [])
-    hood = Neighbourhood(Seed(a, "", a, "given", ""), (), (), (), tuple(find_hubs(ws.links, ws.wander_settings)), ())
-    return WalkContext(ws.corpus, ws.index, ws.links, hood, critic, {})
-
-
-def hypothesis(ws, a, b):
-    """The candidate a walk's roam makes of two notes, or None."""
-    context = _context(ws, a, b)
-    ends = [InventoryEntry(p, ws.corpus.notes[p].title, g, p, (), "x", p) for p, g in ((a, "seed"), (b, "far"))]
-    return ExtractiveEngine().hypothesis(context, Propositions(context), *ends)
-
-
-def kept(ws, a, b):
-    """The record a walk would keep of two notes (after the gate, the score and the cap), or None."""
-    candidate = hypothesis(ws, a, b)
-    if candidate is None:
-        return None
-    (verdict,) = ExtractiveEngine().critique(_context(ws, a, b), [candidate])
-    return candidate if verdict.accepted else None
 
 
 @pytest.mark.parametrize("a, b, kind", [
@@ -54,7 +41,7 @@ def kept(ws, a, b):
     ("Garden/Companion Planting.md", "Garden/Cover Crops.md", "missing-link"),
 ])
 def test_each_kind_is_found_where_it_is(ws, a, b, kind):
-    candidate = hypothesis(ws, a, b)
+    candidate = pair_candidate(ws, a, b)
     assert candidate is not None and candidate.kind == kind
     # Its claim quotes both passages and says when it applies in the passages' words, not by titles alone.
     assert len(re.findall(r"“[^”]{20,}”", candidate.claim)) == 2
@@ -64,8 +51,8 @@ def test_each_kind_is_found_where_it_is(ws, a, b, kind):
 
 def test_a_connection_the_author_already_made_is_no_discovery(ws):
     """The music note says "as in Acid" itself: bridging it to Acid tells the owner what they wrote."""
-    assert hypothesis(ws, "Kitchen/Acid.md", "Music/Tension and Release.md") is None
-    assert hypothesis(ws, "Kitchen/Levain Build.md", "Systems/Cache Warming.md") is not None  # neither names the other
+    assert pair_candidate(ws, "Kitchen/Acid.md", "Music/Tension and Release.md") is None
+    assert pair_candidate(ws, "Kitchen/Levain Build.md", "Systems/Cache Warming.md") is not None  # neither names the other
 
 
 def test_half_sentences_are_not_quoted(ws, tmp_path):
@@ -81,8 +68,8 @@ def test_half_sentences_are_not_quoted(ws, tmp_path):
 
 
 def test_one_word_in_two_senses_is_not_kept(ws):
-    assert kept(ws, "Garden/Pruning.md", "Systems/Git Branches.md") is None  # branches
-    assert kept(ws, "Music/Rhythm and Meter.md", "Systems/Consensus.md") is None  # rests
+    assert kept_candidate(ws, "Garden/Pruning.md", "Systems/Git Branches.md") is None  # branches
+    assert kept_candidate(ws, "Music/Rhythm and Meter.md", "Systems/Consensus.md") is None  # rests
 
 
 def pair(ws, a, b, *, same_concept=False, linked=False, domains=APART, duplicate=False):
@@ -128,14 +115,14 @@ def test_disconfirm_if_is_false_for_a_good_example_and_true_for_a_bad_one(ws, ki
 ])
 def test_words_about_knowing_are_no_thread(vault, a, b):
     """Two authors saying they understood or recognised something share words about knowing, not a subject."""
-    assert kept(Workspace.open(real_vault(vault)), a, b) is None
+    assert kept_candidate(Workspace.open(real_vault(vault)), a, b) is None
 
 
 def test_a_pair_whose_subject_has_a_note_of_its_own_is_no_discovery():
     """Both passages are about invalid dates, and the vault has a note of that name: it already gathers them."""
     demo = Workspace.open(real_vault("tasks-demo"))
     assert "Invalid Dates" in {note.title for note in demo.corpus.notes.values()}
-    assert hypothesis(demo, "Manual Testing/Invalid dates with Sorting and Grouping.md",
+    assert pair_candidate(demo, "Manual Testing/Invalid dates with Sorting and Grouping.md",
                       "Manual Testing/Recurrence handling invalid dates.md") is None
 
 
@@ -218,7 +205,7 @@ def test_titles_never_decide_a_kind(tmp_path):
         vault = copy_vault_files(SAMPLE_VAULT, tmp_path / title)
         files = {path.replace("Nested Backlinks", title): text.replace("Nested Backlinks", title)
                  for path, text in NAMED.items()}
-        candidate = hypothesis(Workspace.open(write_vault(vault, files)), *files)
+        candidate = pair_candidate(Workspace.open(write_vault(vault, files)), *files)
         assert candidate is not None and title not in candidate.claim.split("“")[0].split(" says ")[1]
         found.append(candidate.kind)
     assert found[0] == found[1]

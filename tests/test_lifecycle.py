@@ -7,18 +7,16 @@ from datetime import datetime, timedelta, timezone
 import pytest
 import yaml
 from click.testing import CliRunner
-from conftest import SAMPLE_VAULT, copy_vault_files
+from conftest import SAMPLE_VAULT, cli, copy_vault_files, edit_record, pool_records
 
 from walker.cli import main
 from walker.pool import lifecycle
-from walker.pool.store import PoolStore, read_record
+from walker.pool.store import PoolStore
 from walker.walk.candidate import Candidate, End, hypothesis_record, noteworthy_record
 
 NOW = datetime(2026, 11, 30, 7, 0, tzinfo=timezone.utc)
 
 
-def cli(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def digest_outside(vault, *skip):
@@ -37,12 +35,10 @@ def walked(tmp_path):
     # Written after the walks: a note of the vault's own changes what the walks weigh, and the missing link is close
     # to the score a walk keeps.
     (vault / "Inbox" / "Mine.md").write_text("# my own inbox note\n", encoding="utf-8")
-    active = records(vault, "active")
+    active = pool_records(vault, "active")
     return vault, [i for i in ids if i in active]  # a later walk may widen, and so supersede, an earlier pair
 
 
-def records(vault, folder):
-    return {r.id: r for r in PoolStore(vault).records(folder)}
 
 
 def test_discharge_spawns_a_conclusion_note_and_retires_the_record(walked):
@@ -65,9 +61,9 @@ def test_discharge_spawns_a_conclusion_note_and_retires_the_record(walked):
     assert new_note.stem == "Quorum sizes and read/write quorums are the same trade-off".replace("/", " ")
     assert front["id"].startswith("conclusion-2026-11-30-")
     assert "Quorum sizes and read/write quorums" in new_note.read_text()
-    record = records(vault, "discharged")[ids[0]]
+    record = pool_records(vault, "discharged")[ids[0]]
     assert record.data["status"] == "discharged" and new_note.stem in record.data["conclusion"]
-    assert ids[0] not in records(vault, "active")
+    assert ids[0] not in pool_records(vault, "active")
     log = (vault / "walks" / "log.md").read_text()
     assert f"discharge: [[{ids[0]}]] → {front['id']} [[Inbox/{new_note.stem}" in log
     assert record.data["conclusion_id"] == front["id"]
@@ -95,7 +91,7 @@ def test_laundering_check_with_file_only_refs():
 ])
 def test_laundering_a_guess_into_evidence_is_refused(walked, source, why):
     vault, ids = walked
-    ref = records(vault, "active")[ids[0]].data["supporting_refs"][0]
+    ref = pool_records(vault, "active")[ids[0]].data["supporting_refs"][0]
     before = digest_outside(vault)
     result = cli("discharge", ids[0], vault, "--source", source.format(id=ids[0], ref=ref), "--statement", "It holds.")
     assert result.exit_code == 2 and why in result.output
@@ -105,7 +101,7 @@ def test_laundering_a_guess_into_evidence_is_refused(walked, source, why):
 
 def test_a_dated_rereading_of_the_hypothesis_own_ref_is_no_evidence(walked):
     vault, ids = walked
-    ref = records(vault, "active")[ids[0]].data["supporting_refs"][0]
+    ref = pool_records(vault, "active")[ids[0]].data["supporting_refs"][0]
     result = cli("discharge", ids[0], vault, "--source", f"{ref}, read again on 2026-12-05", "--statement", "It holds.")
     assert result.exit_code == 2 and "one of the hypothesis's own refs" in " ".join(result.output.split())
 
@@ -119,7 +115,7 @@ def test_a_dated_rereading_of_the_hypothesis_own_ref_is_no_evidence(walked):
 ])
 def test_a_conclusion_is_the_reviewers_assertion_not_the_claim_copied_or_hedged(walked, statement, why):
     vault, ids = walked
-    claim = records(vault, "active")[ids[0]].data["claim"]
+    claim = pool_records(vault, "active")[ids[0]].data["claim"]
     text = statement.format(claim=claim, claim_start=" ".join(claim.split()[:14]))
     before = digest_outside(vault)
     result = cli("discharge", ids[0], vault, "--source", "user statement on 2026-11-29", "--statement", text)
@@ -134,19 +130,19 @@ def test_evidence_outside_the_hypothesis_discharges(walked, source):
     vault, ids = walked
     result = cli("discharge", ids[0], vault, "--source", source, "--statement", "It holds.", "--now", NOW.isoformat())
     assert result.exit_code == 0, result.output
-    assert records(vault, "discharged")[ids[0]].data["discharge_source"] == source
+    assert pool_records(vault, "discharged")[ids[0]].data["discharge_source"] == source
 
 
 def test_reject_archive_mute_unmute_keep_folder_and_status_in_step(walked):
     vault, ids = walked
     assert cli("mute", ids[0], vault).exit_code == 0
-    assert records(vault, "active")[ids[0]].data["status"] == "muted"
+    assert pool_records(vault, "active")[ids[0]].data["status"] == "muted"
     assert cli("unmute", ids[0], vault).exit_code == 0
-    assert records(vault, "active")[ids[0]].data["status"] == "active"
+    assert pool_records(vault, "active")[ids[0]].data["status"] == "active"
     assert cli("reject", ids[0], vault, "--evidence", "the two passages mean different things").exit_code == 0
-    assert records(vault, "rejected")[ids[0]].data["rejection_evidence"] == "the two passages mean different things"
+    assert pool_records(vault, "rejected")[ids[0]].data["rejection_evidence"] == "the two passages mean different things"
     assert cli("archive", ids[1], vault).exit_code == 0
-    assert records(vault, "archived")[ids[1]].data["status"] == "archived"
+    assert pool_records(vault, "archived")[ids[1]].data["status"] == "archived"
     again = cli("reject", ids[0], vault, "--evidence", "the same reason, again")
     assert again.exit_code == 2 and "rejected" in again.output
     log = (vault / "walks" / "log.md").read_text()
@@ -161,9 +157,9 @@ def test_expiry_after_n_walks(tmp_path):
     first = json.loads(cli("walk", vault, "--now", NOW.isoformat(), "--seed-note", "Autoscaler Oscillation", "--json").output)["hypotheses"]
     assert first
     cli("walk", vault, "--now", (NOW + timedelta(days=7)).isoformat())
-    assert all(records(vault, "active")[i].data["idle_walks"] == 1 for i in first)
+    assert all(pool_records(vault, "active")[i].data["idle_walks"] == 1 for i in first)
     cli("walk", vault, "--now", (NOW + timedelta(days=14)).isoformat())
-    archived = records(vault, "archived")
+    archived = pool_records(vault, "archived")
     assert set(first) <= set(archived)
     assert all("expired after 2 walks" in archived[i].data["archive_reason"] for i in first)
     assert "expired after 2 walks" in (vault / "walks" / "log.md").read_text()
@@ -197,16 +193,16 @@ def test_a_later_walk_that_finds_the_pattern_again_supersedes_the_pair(tmp_path)
     first = json.loads(cli("walk", vault, "--now", "2026-12-04T07:50", "--seed-note", "Autoscaler Oscillation",
                            "--json").output)
     (pair_id,) = first["hypotheses"]
-    pair = records(vault, "active")[pair_id]
+    pair = pool_records(vault, "active")[pair_id]
     (vault / "House").mkdir()
     (vault / "House" / "Radiator Valve.md").write_text(RADIATOR_VALVE, encoding="utf-8")
     second = json.loads(cli("walk", vault, "--now", "2026-12-11T07:50", "--seed-note", "Radiator Valve", "--json").output)
     (wide_id,) = second["hypotheses"]
-    wide = records(vault, "active")[wide_id]
+    wide = pool_records(vault, "active")[wide_id]
     assert set(pair.data["supporting_refs"]) < set(wide.data["supporting_refs"])
     assert "House/Radiator Valve.md#^valve-lag" in wide.data["supporting_refs"]
     assert "three places of one pattern" in wide.data["claim"] and pair_id in wide.data["impact_reason"]
-    old = records(vault, "archived")[pair_id]
+    old = pool_records(vault, "archived")[pair_id]
     assert old.data["status"] == "superseded" and old.data["superseded_by"] == wide_id
     assert f"archive: [[{pair_id}]] superseded by [[{wide_id}]]" in (vault / "walks" / "log.md").read_text()
     picture = (vault / "walks" / "reports" / f"{second['walk_id']}.svg").read_text()
@@ -231,23 +227,20 @@ def test_supersede_archives_the_narrower_hypothesis(tmp_path):
     assert disagree.events == []
 
 
-def edit(path, **fields):
-    record = read_record(path, path.parent.name)
-    PoolStore(path.parents[2]).update_record(record, fields)
 
 
 def test_reviews_made_in_the_vault(walked):
     vault, ids = walked
-    active = records(vault, "active")
-    edit(active[ids[0]].path, review="confirm", review_source="user statement on 2026-11-30",
+    active = pool_records(vault, "active")
+    edit_record(active[ids[0]].path, review="confirm", review_source="user statement on 2026-11-30",
          review_statement="It holds for our cluster.")
-    edit(active[ids[1]].path, review="confirm", review_source="user statement on 2026-11-30")  # incomplete
-    edit(active[ids[2]].path, review="reject", review_evidence="different meanings of the word")
+    edit_record(active[ids[1]].path, review="confirm", review_source="user statement on 2026-11-30")  # incomplete
+    edit_record(active[ids[2]].path, review="reject", review_evidence="different meanings of the word")
     result = cli("review", vault, "--now", NOW.isoformat(), "--json")
     assert result.exit_code == 1, result.output  # the complete edits are applied; the incomplete one is an error
     data = json.loads(result.output)
-    assert ids[0] in records(vault, "discharged") and ids[2] in records(vault, "rejected")
-    assert ids[1] in records(vault, "active")  # left as it is
+    assert ids[0] in pool_records(vault, "discharged") and ids[2] in pool_records(vault, "rejected")
+    assert ids[1] in pool_records(vault, "active")  # left as it is
     assert any(ids[1] in p and "review_statement" in p for p in data["problems"])
 
 
@@ -264,12 +257,12 @@ def test_noteworthy_outcomes(walked):
             id=f"hyp-2026-11-30-noteworthy-{n:03d}", created="2026-11-30", seed="s", walk_id="2026-11-30-001",
             engine="extractive", rejection_reason="single-source", flagged_value_reason="joins two folders")
         store.write_record("noteworthy", entry)
-    edit(vault / "walks" / "noteworthy" / "hyp-2026-11-30-noteworthy-001.md", human_review_outcome="archive")
-    edit(vault / "walks" / "noteworthy" / "hyp-2026-11-30-noteworthy-002.md", human_review_outcome="maybe")
+    edit_record(vault / "walks" / "noteworthy" / "hyp-2026-11-30-noteworthy-001.md", human_review_outcome="archive")
+    edit_record(vault / "walks" / "noteworthy" / "hyp-2026-11-30-noteworthy-002.md", human_review_outcome="maybe")
     data = json.loads(cli("review", vault, "--now", NOW.isoformat(), "--json").output)
-    archived = records(vault, "archived")
+    archived = pool_records(vault, "archived")
     assert archived["hyp-2026-11-30-noteworthy-001"].data["status"] == "archived"
-    assert "hyp-2026-11-30-noteworthy-002" in records(vault, "noteworthy")
+    assert "hyp-2026-11-30-noteworthy-002" in pool_records(vault, "noteworthy")
     assert any("maybe" in p for p in data["problems"])
     checked = cli("check", vault)
     assert checked.exit_code == 1 and "noteworthy-002.md: human_review_outcome must be one of" in checked.output
@@ -283,7 +276,7 @@ def noteworthy_entry(vault, n, claim, ref):
         id=f"hyp-2026-11-30-noteworthy-{n:03d}", created="2026-11-30", seed="s", walk_id="2026-11-30-001",
         engine="extractive", rejection_reason="single-source", flagged_value_reason="may cross domains")
     PoolStore(vault).write_record("noteworthy", entry)
-    edit(vault / "walks" / "noteworthy" / f"{entry['id']}.md", human_review_outcome="rewrite")
+    edit_record(vault / "walks" / "noteworthy" / f"{entry['id']}.md", human_review_outcome="rewrite")
     return entry["id"]
 
 
@@ -297,10 +290,10 @@ def test_a_rewrite_walks_from_the_entrys_refs_and_keeps_only_what_cites_them(tmp
     salt = noteworthy_entry(vault, 2, "Salt may state a rule beyond its own domain: “Salt meat well ahead: a dry brine "
                             "of 1% by weight, a day in the fridge.”", "Kitchen/Salt.md#^dry-brine")
     data = json.loads(cli("review", vault, "--now", NOW.isoformat(), "--json").output)
-    rewritten = records(vault, "archived")[autoscaler].data
+    rewritten = pool_records(vault, "archived")[autoscaler].data
     (survivor,) = rewritten["rewritten_as"]
-    assert "Systems/Autoscaler Oscillation.md#What went wrong" in records(vault, "active")[survivor].data["supporting_refs"]
-    assert salt in records(vault, "noteworthy")
+    assert "Systems/Autoscaler Oscillation.md#What went wrong" in pool_records(vault, "active")[survivor].data["supporting_refs"]
+    assert salt in pool_records(vault, "noteworthy")
     assert any(salt in p and "the rewrite found nothing: the walk kept 1 hypothesis" in p
                and "none citing the entry's refs" in p for p in data["problems"]), data["problems"]
     runs = [yaml.safe_load(p.read_text()) for p in sorted((vault / "walks" / "runs").glob("*.yaml"))]
@@ -311,7 +304,7 @@ def test_a_rewrite_walks_from_the_entrys_refs_and_keeps_only_what_cites_them(tmp
 def test_check_finds_and_repairs(walked):
     vault, ids = walked
     assert cli("check", vault).exit_code == 0
-    active = records(vault, "active")
+    active = pool_records(vault, "active")
     (vault / "walks" / "archived" / f"{ids[0]}.md").write_bytes(active[ids[0]].path.read_bytes())  # half-finished move
     text = active[ids[1]].path.read_text().replace("status: active", "status: rejected")
     active[ids[1]].path.write_text(text)  # folder and status disagree
@@ -321,7 +314,7 @@ def test_check_finds_and_repairs(walked):
     kinds = {p["kind"] for p in json.loads(result.output)["problems"]}
     assert {"duplicate", "folder", "temporary"} <= kinds
     assert cli("check", vault, "--repair").exit_code == 0
-    assert ids[1] in records(vault, "rejected") and ids[0] in records(vault, "active")
+    assert ids[1] in pool_records(vault, "rejected") and ids[0] in pool_records(vault, "active")
 
 
 def test_check_mends_a_discharge_cut_short(walked, monkeypatch):
@@ -337,7 +330,7 @@ def test_check_mends_a_discharge_cut_short(walked, monkeypatch):
     result = cli("check", vault)
     assert result.exit_code == 1 and "half-discharged" in result.output
     repaired = cli("check", vault, "--repair")
-    assert repaired.exit_code == 0 and ids[0] in records(vault, "discharged")
+    assert repaired.exit_code == 0 and ids[0] in pool_records(vault, "discharged")
     assert f"mended: discharge: {ids[0]} → conclusion-2026-11-30-001 It holds" in repaired.output  # in plain words
     assert "1 mended; the pool is healthy" in repaired.output and "[[" not in repaired.output
 
@@ -347,7 +340,7 @@ def test_a_conclusion_is_found_by_its_id_wherever_it_moved(walked):
     vault, ids = walked
     assert cli("discharge", ids[0], vault, "--source", "user statement on 2026-11-29", "--statement",
                "Retries need a budget.", "--now", NOW.isoformat()).exit_code == 0
-    record = records(vault, "discharged")[ids[0]]
+    record = pool_records(vault, "discharged")[ids[0]]
     conclusion_id = record.data["conclusion_id"]
     assert conclusion_id.startswith("conclusion-2026-11-30-")
     assert f"[[{ids[0]}]] → {conclusion_id} [[Inbox/Retries need a budget" in (vault / "walks" / "log.md").read_text()
@@ -356,7 +349,7 @@ def test_a_conclusion_is_found_by_its_id_wherever_it_moved(walked):
     result = cli("check", vault)
     assert result.exit_code == 1 and f"{conclusion_id} is now Systems/Settled/Retry budgets.md" in result.output
     assert cli("check", vault, "--repair").exit_code == 0
-    moved = records(vault, "discharged")[ids[0]]
+    moved = pool_records(vault, "discharged")[ids[0]]
     assert moved.data["conclusion"] == "[[Systems/Settled/Retry budgets|Retry budgets]]"
     assert moved.data["conclusion_id"] == conclusion_id
     (vault / "Systems" / "Settled" / "Retry budgets.md").unlink()
@@ -366,7 +359,7 @@ def test_a_conclusion_is_found_by_its_id_wherever_it_moved(walked):
 
 def test_check_names_dead_refs_and_reports_pointing_nowhere(walked):
     vault, ids = walked
-    record = records(vault, "active")[ids[0]]
+    record = pool_records(vault, "active")[ids[0]]
     cited = record.data["supporting_refs"][0].partition("#")[0]
     (vault / cited).unlink()
     (vault / "walks" / "reports" / "2026-11-30-001.md").write_text("see [[hyp-2026-01-01-999]]\n")
@@ -385,12 +378,12 @@ def test_leave_keeps_the_entry_and_run_archives_records_whose_refs_died(walked):
         id="hyp-2026-11-30-noteworthy-009", created="2026-11-30", seed="s", walk_id="w", engine="e",
         rejection_reason="single-source", flagged_value_reason="joins two folders")
     store.write_record("noteworthy", dict(entry, human_review_outcome="leave"))
-    record = records(vault, "active")[ids[0]]
+    record = pool_records(vault, "active")[ids[0]]
     (vault / record.data["supporting_refs"][0].partition("#")[0]).unlink()
     result = CliRunner().invoke(main, ["run", str(vault), "--cadence", "daily", "--now", NOW.isoformat(), "--json"])
     assert result.exit_code == 0, result.output
-    assert "hyp-2026-11-30-noteworthy-009" in records(vault, "noteworthy")
-    archived = records(vault, "archived")[ids[0]]
+    assert "hyp-2026-11-30-noteworthy-009" in pool_records(vault, "noteworthy")
+    archived = pool_records(vault, "archived")[ids[0]]
     assert "refs no longer resolve" in archived.data["archive_reason"]
 
 
@@ -430,5 +423,5 @@ def test_a_rejection_whose_evidence_says_nothing_is_refused(walked, evidence):
     vault, (record_id, *_) = walked
     result = cli("reject", record_id, vault, "--evidence", evidence)
     assert result.exit_code == 2 and "says too little" in result.output
-    assert record_id in records(vault, "active")
+    assert record_id in pool_records(vault, "active")
 

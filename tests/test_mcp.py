@@ -7,8 +7,7 @@ import shutil
 import sys
 
 import pytest
-from conftest import SAMPLE_VAULT, copy_vault_files
-from test_surface import hypothesis
+from conftest import SAMPLE_VAULT, copy_vault_files, surface_record
 
 from walker.pool.store import PoolStore
 from walker.walk.candidate import Candidate, noteworthy_record
@@ -26,7 +25,7 @@ def vault(tmp_path):
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
     Workspace.open(vault).build_index()
     store = PoolStore(vault)
-    store.write_record("active", hypothesis(
+    store.write_record("active", surface_record(
         "hyp-2026-11-30-001",
         "A sourdough starter fed faster than it can ferment and a queue fed faster than its consumer fail the same way.",
         applies=["Someone wonders how fast to feed a sourdough starter, or why it collapses after feeding."]))
@@ -78,7 +77,7 @@ def test_tools_resources_and_prompt(vault):
 def test_nothing_outside_active_leaves_the_vault(vault):
     """A noteworthy entry (or any record not active) is refused by id, in a tool and as a resource."""
     store = PoolStore(vault)
-    store.write_record("rejected", hypothesis("hyp-2026-11-29-001", "A rejected claim about starters.",
+    store.write_record("rejected", surface_record("hyp-2026-11-29-001", "A rejected claim about starters.",
                                                applies=["x"]) | {"status": "rejected", "rejection_evidence": "e"})
 
     async def body(client):

@@ -1,8 +1,7 @@
 """A command copied from the review site and run unedited does not record the example text as a decision."""
 
 import pytest
-from conftest import SAMPLE_VAULT, copy_vault_files
-from test_lifecycle import cli
+from conftest import SAMPLE_VAULT, cli, copy_vault_files
 
 from walker.pool.lifecycle import PLACEHOLDERS
 from walker.site.decide import _choices

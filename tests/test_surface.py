@@ -5,28 +5,18 @@ from datetime import datetime, timezone
 
 import pytest
 from click.testing import CliRunner
-from conftest import SAMPLE_VAULT, copy_vault_files
+from conftest import SAMPLE_VAULT, SURFACE_TURNS, copy_vault_files, surface_record
 
 from walker.cli import main
 from walker.pool.store import PoolStore
 from walker.surface import detect_mode, side_note, surface
 from walker.turns import classify_turn
-from walker.walk.candidate import Candidate, hypothesis_record, noteworthy_record
+from walker.walk.candidate import Candidate, noteworthy_record
 from walker.workspace import Workspace
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=timezone.utc)
 
 
-def hypothesis(record_id, claim, impact="add", status="active", applies=(), never=()):
-    candidate = Candidate(claim=claim, supporting_refs=("Kitchen/Sourdough Starter.md#^feeding-schedule",
-                                                        "Systems/Backpressure.md#^never-faster"),
-                          confidence="low", impact=impact, impact_reason="not linked yet, so this adds",
-                          applies_when=tuple(applies), never_applies_when=tuple(never),
-                          disconfirm_if=("The passages give opposite advice about feeding.",),
-                          why_it_matters="A queue and a starter may fail the same way.")
-    record = hypothesis_record(candidate, id=record_id, created="2026-11-30", seed="starter feeding",
-                               walk_id="2026-11-30-001", engine="extractive", expires_after_walks=12)
-    return dict(record, status=status)
 
 
 @pytest.fixture(scope="module")
@@ -35,15 +25,15 @@ def vault(tmp_path_factory):
     Workspace.open(vault).build_index()  # the vocabulary surfacing reads
     store = PoolStore(vault)
     store.ensure()
-    store.write_record("active", hypothesis(
+    store.write_record("active", surface_record(
         "hyp-2026-11-30-001",
         "A sourdough starter fed faster than it can ferment and a queue fed faster than its consumer fail the same way.",
         applies=["Someone wonders how fast to feed a sourdough starter, or why it collapses after feeding."],
         never=["Debugging a production outage, a failing deploy or a stack trace."]))
-    store.write_record("active", hypothesis(
+    store.write_record("active", surface_record(
         "hyp-2026-11-30-002", "Compost heat and bread fermentation may be one microbial pattern seen from two sides.",
         impact="rewrite", applies=["A conversation about compost heat or fermentation."]))
-    store.write_record("active", hypothesis(
+    store.write_record("active", surface_record(
         "hyp-2026-11-30-003", "Cadences in music and tension and release may mirror acid balancing richness in cooking.",
         status="muted", applies=["Talking about cadences, tension and release in music."]))
     store.write_record("noteworthy", noteworthy_record(
@@ -55,26 +45,10 @@ def vault(tmp_path_factory):
     return vault
 
 
-# A tuning set: (turn, mode expected from the turn, ids surfaced in auto mode). Add the turns that fool it.
-TURNS = [
-    ("I've been wondering why my sourdough starter collapses after I feed it twice a day. Any ideas?", "auto",
-     ["hyp-2026-11-30-001"]),
-    ("Thinking about how fast to feed a sourdough starter: is slower feeding better?", "auto", ["hyp-2026-11-30-001"]),
-    ("聊聊 how fast to feed a sourdough starter 这个想法", "auto", ["hyp-2026-11-30-001"]),  # §18 item 7
-    ('Traceback (most recent call last):\n  File "feed.py", line 3, in <module>\nValueError: starter overfed', "auto", []),
-    ("fix the failing test for the sourdough starter feeding schedule", "auto", []),
-    ("Our deploy failed during the outage; how fast should the queue feed the consumer?", "auto", []),
-    ("What is the capital of France?", "auto", []),
-    ("Thinking about compost heat and fermentation, how might they relate?", "auto", []),  # rewrite: pull only
-    ("I wonder how cadences create tension and release?", "auto", []),  # muted
-    ("any other angle on compost heat and fermentation?", "pull", ["hyp-2026-11-30-002"]),
-    ("walk note: cadences and tension", "pull", ["hyp-2026-11-30-003"]),
-    ("散步看看 sourdough starter", "pull", ["hyp-2026-11-30-001"]),
-    ("我是不是漏了什么? compost fermentation", "pull", ["hyp-2026-11-30-002"]),
-]
 
 
-@pytest.mark.parametrize("turn, mode, expected", TURNS)
+
+@pytest.mark.parametrize("turn, mode, expected", SURFACE_TURNS)
 def test_tuning_set(vault, turn, mode, expected):
     assert detect_mode(turn) == mode
     result = surface(vault, turn)
@@ -108,12 +82,12 @@ def test_item_13_noteworthy_never_surfaces(vault):
 
 def test_off_switch(vault, monkeypatch):
     monkeypatch.setenv("WALKER_SURFACE", "off")
-    result = surface(vault, TURNS[0][0])
+    result = surface(vault, SURFACE_TURNS[0][0])
     assert result.surfaced == [] and "switched off" in result.silent_reason
 
 
 def test_side_note_shape(vault):
-    (entry,) = surface(vault, TURNS[0][0]).surfaced
+    (entry,) = surface(vault, SURFACE_TURNS[0][0]).surfaced
     note = side_note(entry)
     lines = note.splitlines()
     assert lines[0] == "---" and lines[1] == "Walk note (hyp-2026-11-30-001, confidence low)"
@@ -122,7 +96,7 @@ def test_side_note_shape(vault):
 
 
 def test_cli_json_contract(vault):
-    result = CliRunner().invoke(main, ["surface", str(vault), "--turn", TURNS[0][0], "--json", "--now", NOW.isoformat()])
+    result = CliRunner().invoke(main, ["surface", str(vault), "--turn", SURFACE_TURNS[0][0], "--json", "--now", NOW.isoformat()])
     data = json.loads(result.output)
     assert set(data) == {"mode", "surfaced", "silent_reason"} and data["mode"] == "auto"
     assert set(data["surfaced"][0]) >= {"id", "claim", "supporting_refs", "confidence", "impact"}
@@ -134,7 +108,7 @@ def test_cli_json_contract(vault):
 def test_item_10_three_ignores_mute_and_engagement_resets(tmp_path):
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
     store = PoolStore(vault)
-    store.write_record("active", hypothesis("hyp-2026-11-30-001", "A claim about feeding a sourdough starter slowly.",
+    store.write_record("active", surface_record("hyp-2026-11-30-001", "A claim about feeding a sourdough starter slowly.",
                                             applies=["feeding a starter"]))
 
     def fb(outcome, *extra):
@@ -163,7 +137,7 @@ def test_feedback_counts_only_for_a_note_walker_showed(tmp_path):
     """Three "ignored" for a note never surfaced would mute it; one surfacing takes one outcome."""
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
     store = PoolStore(vault)
-    store.write_record("active", hypothesis("hyp-2026-11-30-001", "A claim about feeding a sourdough starter slowly.",
+    store.write_record("active", surface_record("hyp-2026-11-30-001", "A claim about feeding a sourdough starter slowly.",
                                             applies=["feeding a starter"]))
     never = CliRunner().invoke(main, ["feedback", "hyp-2026-11-30-001", "ignored", str(vault)])
     assert never.exit_code != 0 and "was not surfaced" in never.output
@@ -214,7 +188,7 @@ def test_a_surfaced_record_counts_as_used_and_settings_tune_the_gate(tmp_path):
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
     Workspace.open(vault).build_index()
     store = PoolStore(vault)
-    store.write_record("active", dict(hypothesis("hyp-2026-11-30-001", "A sourdough starter fed faster than it can "
+    store.write_record("active", dict(surface_record("hyp-2026-11-30-001", "A sourdough starter fed faster than it can "
                                                  "ferment and a queue fed faster than its consumer fail the same way.",
                                                  applies=["Someone wonders how fast to feed a sourdough starter."]),
                                       idle_walks=7))
@@ -234,7 +208,7 @@ def test_a_surfaced_record_counts_as_used_and_settings_tune_the_gate(tmp_path):
 def test_a_pull_on_a_task_by_its_shape_stays_silent(tmp_path, turn):
     """Error text, code or a file and line are a task even when they ask for another angle."""
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
-    PoolStore(vault).write_record("active", hypothesis("hyp-2026-11-30-001", "A claim about compost going sour.",
+    PoolStore(vault).write_record("active", surface_record("hyp-2026-11-30-001", "A claim about compost going sour.",
                                                        applies=["compost going sour"]))
     result = surface(vault, turn, mode="pull")
     assert result.surfaced == [] and "task" in (result.silent_reason or "")
@@ -244,7 +218,7 @@ def test_a_pull_on_a_task_by_its_shape_stays_silent(tmp_path, turn):
 def test_a_record_that_quotes_what_a_note_says_of_a_person_never_surfaces_unasked(tmp_path):
     """A walk kept a record quoting "The new pills leave me foggy all afternoon"; it surfaced on an ordinary turn."""
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
-    PoolStore(vault).write_record("active", hypothesis(
+    PoolStore(vault).write_record("active", surface_record(
         "hyp-2026-11-30-001", "Daily says “the new pills leave me foggy all afternoon, and I sleep badly since”, and "
         "Compost adds “a heap left alone goes sour”.", applies=["thinking about afternoons in the garden"]))
     result = surface(vault, "I've been wondering about slow afternoons in the garden", mode="auto")

@@ -5,8 +5,7 @@ import re
 
 import pytest
 from click.testing import CliRunner
-from conftest import SAMPLE_VAULT, copy_vault_files, write_vault
-from test_kinds import hypothesis, kept
+from conftest import SAMPLE_VAULT, copy_vault_files, kept_candidate, pair_candidate, write_vault
 
 from walker.cli import main
 from walker.pool.records import KINDS
@@ -22,13 +21,13 @@ def ws(sample_vault):
 
 def test_two_notes_whose_titles_share_a_word_in_two_senses_are_never_kept(ws):
     """Spring the season and Spring the Java framework: "spring" (and "beans") in two senses."""
-    assert kept(ws, "Garden/Spring Sowing.md", "Systems/Spring Retry Config.md") is None
+    assert kept_candidate(ws, "Garden/Spring Sowing.md", "Systems/Spring Retry Config.md") is None
 
 
 def test_one_mechanism_in_two_domains_is_kept_as_an_analogy(ws):
     """A thermostat reading a probe buried in dough and an autoscaler reading a five-minute average: dead time,
     overshoot and oscillation. The two notes tell it over several sentences each, in different words."""
-    found = kept(ws, "Kitchen/Proofing Box Thermostat.md", "Systems/Autoscaler Oscillation.md")
+    found = kept_candidate(ws, "Kitchen/Proofing Box Thermostat.md", "Systems/Autoscaler Oscillation.md")
     assert found is not None and found.kind == "analogy"
     assert {"overshoot", "oscillation"} <= set(found.grounding["rare_terms"])
     for end in found.bridge:  # each quote is whole sentences in a row of the paragraph its ref opens
@@ -36,14 +35,14 @@ def test_one_mechanism_in_two_domains_is_kept_as_an_analogy(ws):
 
 
 def test_two_notes_on_one_thing_are_kept_as_a_duplicate_that_says_which_to_merge(ws):
-    found = kept(ws, "Kitchen/Brining.md", "Kitchen/Dry Brining Meat.md")
+    found = kept_candidate(ws, "Kitchen/Brining.md", "Kitchen/Dry Brining Meat.md")
     assert found is not None and found.kind == "duplicate"
     assert "merge Dry Brining Meat into Brining, the fuller one" in found.claim
     assert found.merge_into.startswith("Kitchen/Brining.md")  # as data, for the conclusion note: no claim read back
 
 
 def test_one_announcement_repeated_in_two_newsletters_is_never_kept(ws):
-    assert kept(ws, "Daily/2026-11-07.md", "Daily/2026-11-14.md") is None
+    assert kept_candidate(ws, "Daily/2026-11-07.md", "Daily/2026-11-14.md") is None
 
 
 def test_three_weekly_runs_of_the_sample_vault_keep_three_kinds(tmp_path):
@@ -81,7 +80,7 @@ def test_what_every_note_of_a_genre_says_is_no_thread(tmp_path):
     assert genres.specificity("Papers/Paper 0.md", column["authors"]) < 0.05
     assert genres.specificity("Papers/Paper 0.md", column["pruning"]) == 1.0
     assert genres.genre("Home.md") is None  # a folder of fewer than ten notes has no genre to weigh against
-    assert kept(papers, "Papers/Paper 0.md", "Papers/Paper 1.md") is None
+    assert kept_candidate(papers, "Papers/Paper 0.md", "Papers/Paper 1.md") is None
 
 
 def test_passages_that_both_speak_of_a_note_of_their_own_are_no_discovery(tmp_path):
@@ -93,7 +92,7 @@ def test_passages_that_both_speak_of_a_note_of_their_own_are_no_discovery(tmp_pa
                                  "hums along to every bedding change.\n",
     })
     other = Workspace.open(vault)
-    assert hypothesis(other, "Kitchen/Scraps.md", "Music/Practice Log.md") is None
+    assert pair_candidate(other, "Kitchen/Scraps.md", "Music/Practice Log.md") is None
 
 
 def test_the_score_says_why_a_pair_falls_short():
