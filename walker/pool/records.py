@@ -32,8 +32,36 @@ FOLDER_OF_STATUS = {
 REVIEWER_HEADING = "## Reviewer notes"
 HYPOTHESIS_ID = re.compile(r"hyp-(\d{4}-\d{2}-\d{2})-(\d{3,})")
 NOTEWORTHY_ID = re.compile(r"hyp-(\d{4}-\d{2}-\d{2})-noteworthy-(\d{3,})")
-REQUIRED = ("id", "created", "seed", "claim", "supporting_refs", "confidence_scheme", "confidence", "impact",
-            "status", "applies_when", "never_applies_when", "disconfirm_if", "expires_after_walks")
+TEXT, TEXTS, WHOLE = "text", "a list of text", "a whole number"
+
+
+@dataclass(frozen=True)
+class Proposed:
+    """One field of what an engine proposes for a hypothesis: its claim and what a reader needs to judge it."""
+
+    name: str
+    shape: str  # TEXT or TEXTS
+    asks: str  # how a model engine's answer writes it, in the example its instructions give
+    choices: tuple[str, ...] = ()  # the only values it may take, when it has choices
+    required: bool = True  # a record without it is not valid
+
+
+# The one definition of a hypothesis's proposed fields, in the order a record lists them: the walk's candidates,
+# the records written and read back, their validation, and the model engine's answer schema and instructions are
+# all made from it. (The rest of a record is the walk's and the pool's bookkeeping: ids, dates, status, refs' notes.)
+PROPOSED = (
+    Proposed("claim", TEXT, '"…"'),
+    Proposed("supporting_refs", TEXTS, '["<ref>", …]'),
+    Proposed("confidence", TEXT, '"low|medium"', choices=CONFIDENCES),
+    Proposed("impact", TEXT, '"add|rewrite"', choices=IMPACTS),
+    Proposed("impact_reason", TEXT, '"…"', required=False),
+    Proposed("applies_when", TEXTS, '["…"]'),
+    Proposed("never_applies_when", TEXTS, '["…"]'),
+    Proposed("disconfirm_if", TEXTS, '["…"]'),
+    Proposed("why_it_matters", TEXT, '"…"', required=False),
+)
+REQUIRED = ("id", "created", "seed", *(field.name for field in PROPOSED if field.required), "confidence_scheme",
+            "status", "expires_after_walks")
 NOTEWORTHY_REQUIRED = ("id", "created", "seed", "status", "claim", "supporting_refs", "rejection_reason",
                        "flagged_value_reason", "human_review_outcome")
 
@@ -59,20 +87,19 @@ class UnreadableRecord(RecordError):
 # is absent, one text where a list goes is a list of one, and a number or a date where text goes is
 # read as its text.
 
-TEXT, TEXTS, WHOLE = "text", "a list of text", "a whole number"
 TEXT_LIMIT = 20_000  # characters in one property; a walk's claim is a few hundred
 LIST_LIMIT = 200  # items in one list property; a record cites two or three passages
 DEPTH_LIMIT = 8  # nesting inside a reviewer's own property (Obsidian's panel writes none)
 SHAPES = {
+    **{field.name: field.shape for field in PROPOSED},
     **dict.fromkeys((
-        "id", "created", "seed", "kind", "claim", "confidence_scheme", "confidence", "impact", "impact_reason",
-        "status", "why_it_matters", "walk", "engine", "via", "merge_into", "title", "review", "review_source",
+        "id", "created", "seed", "kind", "confidence_scheme",
+        "status", "walk", "engine", "via", "merge_into", "title", "review", "review_source",
         "review_statement", "conclusion", "conclusion_id", "discharge_pending", "discharge_source", "discharged",
         "rejected", "rejection_evidence", "archived", "archive_reason", "muted", "superseded_by",
         "last_surfaced", "last_engaged", "rejection_reason", "flagged_value_reason", "human_review_outcome"), TEXT),
     **dict.fromkeys((
-        "supporting_refs", "passages", "applies_when", "never_applies_when", "disconfirm_if", "bridge", "thread",
-        "notes", "ref_digests", "review_evidence", "rewritten_as"), TEXTS),
+        "passages", "bridge", "thread", "notes", "ref_digests", "review_evidence", "rewritten_as"), TEXTS),
     **dict.fromkeys(("expires_after_walks", "idle_walks", "ignored_in_a_row"), WHOLE),
 }
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # tab, newline and return are text
@@ -167,10 +194,9 @@ def validate(record: Mapping[str, Any]) -> list[str]:
         return problems
     if record.get("status") not in STATUSES:
         problems.append(f"status {_shown(record.get('status'))} is not one of {', '.join(STATUSES)}")
-    if record.get("confidence") not in CONFIDENCES:
-        problems.append(f"confidence {_shown(record.get('confidence'))} is not one of {', '.join(CONFIDENCES)}")
-    if record.get("impact") not in IMPACTS:
-        problems.append(f"impact {_shown(record.get('impact'))} is not add or rewrite")
+    for field in PROPOSED:
+        if field.choices and (field.required or field.name in record) and record.get(field.name) not in field.choices:
+            problems.append(f"{field.name} {_shown(record.get(field.name))} is not one of {', '.join(field.choices)}")
     if record.get("kind") not in (None, "", *KINDS):
         problems.append(f"kind {_shown(record.get('kind'))} is not one of {', '.join(KINDS)}")
     if not isinstance(record.get("expires_after_walks"), int):

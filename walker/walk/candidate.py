@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from walker.pool.records import CONFIDENCE_SCHEME, NOTEWORTHY_STATUS
+from walker.pool.records import CONFIDENCE_SCHEME, NOTEWORTHY_STATUS, PROPOSED, TEXTS
 from walker.refs import note_link, note_of
 
 
@@ -48,7 +48,10 @@ class End:
 
 @dataclass(frozen=True)
 class Candidate:
-    """What an engine's roam phase proposes: a §9-shaped record without id or status."""
+    """What an engine's roam phase proposes: a §9-shaped record without id or status.
+
+    Its proposed fields are ``pool.records.PROPOSED``: the ones the walk reads have an attribute each here, and
+    any other lands in ``more``, so a field added there reaches the record with no edit here."""
 
     claim: str
     supporting_refs: tuple[str, ...]
@@ -64,6 +67,30 @@ class Candidate:
     title: str = ""
     kind: str = ""  # missing-link, tension, answer or analogy (walk/kinds.py); empty when an engine does not say
     merge_into: str = ""  # a duplicate's supporting ref to keep, the other merged into it; empty when not said
+    more: Mapping[str, Any] = field(default_factory=dict)  # proposed fields with no attribute of their own
+
+    @classmethod
+    def proposing(cls, values: Mapping[str, Any], **rest: Any) -> Candidate:
+        """A candidate from the proposed fields as an engine or a file gives them (lists as tuples, text as
+        text, missing ones empty), and the rest of what a candidate holds."""
+        attributes = {f.name for f in dataclasses.fields(cls)}
+        given: dict[str, Any] = {}
+        for proposed in PROPOSED:
+            value = values.get(proposed.name)
+            if proposed.shape == TEXTS:
+                value = (tuple(str(v) for v in value) if isinstance(value, (list, tuple)) else
+                         () if value is None or value == "" else (str(value),))
+            else:
+                value = "" if value is None else str(value).strip()
+            given[proposed.name] = value
+        more = {name: value for name, value in given.items() if name not in attributes}
+        return cls(**{name: value for name, value in given.items() if name in attributes}, more=more, **rest)
+
+    def proposed(self) -> dict[str, Any]:
+        """The proposed fields, in PROPOSED's order, as a record writes them (lists as lists)."""
+        values = {**self.more, **{f.name: getattr(self, f.name) for f in PROPOSED if hasattr(self, f.name)}}
+        return {f.name: list(values.get(f.name) or ()) if f.shape == TEXTS else values.get(f.name, "")
+                for f in PROPOSED}
 
     @property
     def passages(self) -> tuple[str, ...]:
@@ -76,16 +103,8 @@ class Candidate:
         return {
             "title": self.title,
             "kind": self.kind,
-            "claim": self.claim,
-            "supporting_refs": list(self.supporting_refs),
+            **self.proposed(),
             **({"merge_into": self.merge_into} if self.merge_into else {}),
-            "confidence": self.confidence,
-            "impact": self.impact,
-            "impact_reason": self.impact_reason,
-            "applies_when": list(self.applies_when),
-            "never_applies_when": list(self.never_applies_when),
-            "disconfirm_if": list(self.disconfirm_if),
-            "why_it_matters": self.why_it_matters,
             "bridge": [end.as_dict() for end in self.bridge],
             "grounding": dict(self.grounding) if self.grounding else None,
         }
@@ -108,16 +127,8 @@ class Candidate:
             quoted = dict(zip(refs, passages))
             bridge = ([dataclasses.replace(end, passage=end.passage or quoted.get(end.ref, "")) for end in bridge]
                       or [End(note_of(ref), ref=ref, passage=passage) for ref, passage in quoted.items()])
-        return cls(
-            claim=str(data.get("claim") or "").strip(),
-            supporting_refs=refs,
-            confidence=str(data.get("confidence") or ""),
-            impact=str(data.get("impact") or ""),
-            impact_reason=str(data.get("impact_reason") or ""),
-            applies_when=strings("applies_when"),
-            never_applies_when=strings("never_applies_when"),
-            disconfirm_if=strings("disconfirm_if"),
-            why_it_matters=str(data.get("why_it_matters") or ""),
+        return cls.proposing(
+            {**data, "supporting_refs": refs},
             bridge=tuple(bridge),
             grounding=data.get("grounding") if isinstance(data.get("grounding"), Mapping) else None,
             title=str(data.get("title") or ""),
@@ -135,21 +146,11 @@ def hypothesis_record(
         "created": created,
         "seed": seed,
         **({"kind": candidate.kind} if candidate.kind else {}),
-        "claim": candidate.claim,
-        "supporting_refs": list(candidate.supporting_refs),
-        **_passages(candidate),
-        **({"merge_into": candidate.merge_into} if candidate.merge_into in candidate.supporting_refs[:2] else {}),
+        **_proposed_with_passages(candidate),
         "confidence_scheme": CONFIDENCE_SCHEME,
-        "confidence": candidate.confidence,
-        "impact": candidate.impact,
-        "impact_reason": candidate.impact_reason,
         "status": "active",
-        "applies_when": list(candidate.applies_when),
-        "never_applies_when": list(candidate.never_applies_when),
-        "disconfirm_if": list(candidate.disconfirm_if),
         "expires_after_walks": expires_after_walks,
         "idle_walks": 0,  # walks since created or last engaged; at expires_after_walks it is archived
-        "why_it_matters": candidate.why_it_matters,
         "walk": walk_id,
         "engine": engine,
         # Flat lists of text, so Obsidian's Properties panel shows them (it cannot show nested maps).
@@ -182,6 +183,19 @@ def noteworthy_record(
         "notes": [note_link(end.path) for end in candidate.bridge if end.path],
         "title": candidate.title,
     }
+
+
+def _proposed_with_passages(candidate: Candidate) -> dict[str, Any]:
+    """The proposed fields, with what was quoted from each supporting ref (and a duplicate's note to keep) right
+    after the refs, where a reader of the properties looks for them."""
+    written: dict[str, Any] = {}
+    for name, value in candidate.proposed().items():
+        written[name] = value
+        if name == "supporting_refs":
+            written.update(_passages(candidate))
+            if candidate.merge_into in candidate.supporting_refs[:2]:
+                written["merge_into"] = candidate.merge_into
+    return written
 
 
 def _passages(candidate: Candidate) -> dict[str, list[str]]:

@@ -21,6 +21,7 @@ from typing import Any
 
 from walker.config import between, table
 from walker.errors import WalkerError
+from walker.pool.records import PROPOSED, TEXTS
 from walker.refs import note_of
 from walker.walk.candidate import Candidate, End
 from walker.walk.critic import Verdict
@@ -71,16 +72,14 @@ attribute of a person; it generalises from a single item; it restates one item; 
 (names, numbers, systems, citations) absent from the cited items; its impact is unclear; it is \
 unfalsifiable. Keep only the few that survive, with full records. A rejected candidate that is a \
 high-value cross-domain analogy may go to noteworthy, sparingly.
-Answer: {"hypotheses": [{"candidate": <index>, "claim": "…", "supporting_refs": ["<ref>", …], \
-"confidence": "low|medium", "impact": "add|rewrite", "impact_reason": "…", "applies_when": ["…"], \
-"never_applies_when": ["…"], "disconfirm_if": ["…"], "why_it_matters": "…"}], \
+Answer: {"hypotheses": [{"candidate": <index>, """ + ", ".join(f'"{field.name}": {field.asks}' for field in PROPOSED) + """}], \
 "rejected": [{"candidate": <index>, "reason": "…"}], \
 "noteworthy": [{"candidate": <index>, "rejection_reason": "…", "flagged_value_reason": "…"}]}"""
 
 
 def _models() -> Any:
     """The answer schemas (pydantic is an optional dependency, imported only with this engine)."""
-    from pydantic import BaseModel, Field
+    from pydantic import BaseModel, Field, create_model
 
     class Said(BaseModel):
         ref: str
@@ -98,17 +97,12 @@ def _models() -> Any:
     class RoamAnswer(BaseModel):
         candidates: list[Bridge]
 
-    class Kept(BaseModel):
-        candidate: int
-        claim: str
-        supporting_refs: list[str]
-        confidence: str
-        impact: str
-        impact_reason: str = ""
-        applies_when: list[str] = []
-        never_applies_when: list[str] = []
-        disconfirm_if: list[str] = []
-        why_it_matters: str = ""
+    # A kept candidate's record: the proposed fields of pool.records.PROPOSED, each one a record requires required.
+    kept_fields: dict[str, Any] = {"candidate": (int, ...)}
+    for field in PROPOSED:
+        shape = list[str] if field.shape == TEXTS else str
+        kept_fields[field.name] = (shape, ... if field.required else Field(default_factory=shape))
+    Kept: Any = create_model("Kept", **kept_fields)
 
     class Dropped(BaseModel):
         candidate: int
@@ -119,10 +113,8 @@ def _models() -> Any:
         rejection_reason: str
         flagged_value_reason: str
 
-    class CritiqueAnswer(BaseModel):
-        hypotheses: list[Kept] = []
-        rejected: list[Dropped] = []
-        noteworthy: list[Flagged] = []
+    CritiqueAnswer = create_model("CritiqueAnswer", hypotheses=(list[Kept], []), rejected=(list[Dropped], []),
+                                  noteworthy=(list[Flagged], []))
 
     return InventoryAnswer, RoamAnswer, CritiqueAnswer
 
@@ -158,7 +150,8 @@ class LLMEngine:
                 "inventory": [{"ref": e.sentence_ref, "group": e.group, "says": e.sentence} for e in inventory],
                 "items": self._items}
         answer = self._ask("roam", ROAM, data, answer_type)
-        return [self._candidate(context, b.claim, b.connects, why_it_matters=b.why) for b in answer.candidates]
+        return [self._candidate(context, {"claim": b.claim, "supporting_refs": b.connects, "why_it_matters": b.why})
+                for b in answer.candidates]
 
     def critique(self, context: WalkContext, candidates: list[Candidate]) -> list[Verdict]:
         _, _, answer_type = _models()
@@ -172,11 +165,7 @@ class LLMEngine:
                 verdicts[dropped.candidate] = Verdict(False, ("engine-critic",), (dropped.reason or "rejected by the model's critic",))
         for kept in answer.hypotheses:
             if 0 <= kept.candidate < len(candidates):
-                revised = self._candidate(
-                    context, kept.claim, kept.supporting_refs, confidence=kept.confidence, impact=kept.impact,
-                    impact_reason=kept.impact_reason, applies_when=tuple(kept.applies_when),
-                    never_applies_when=tuple(kept.never_applies_when), disconfirm_if=tuple(kept.disconfirm_if),
-                    why_it_matters=kept.why_it_matters)
+                revised = self._candidate(context, kept.model_dump(exclude={"candidate"}))
                 verdicts[kept.candidate] = Verdict(True, (), (), revised=revised)
         for flagged in answer.noteworthy:
             if 0 <= flagged.candidate < len(candidates) and not verdicts[flagged.candidate].accepted:
@@ -199,8 +188,10 @@ class LLMEngine:
         return {"ref": ref, "path": item.path, "title": note.title, "group": item.group, "passage": passage,
                 "text": text}
 
-    def _candidate(self, context: WalkContext, claim: str, refs: list[str], **fields: Any) -> Candidate:
-        """A candidate with the deterministic grounding signal the gate checks (rare words, a shared note)."""
+    def _candidate(self, context: WalkContext, proposed: dict[str, Any]) -> Candidate:
+        """A candidate of the model's proposed fields, with the deterministic grounding signal the gate checks (rare
+        words, a shared note)."""
+        refs = [str(r) for r in proposed.get("supporting_refs") or ()]
         cited = list(refs)
         paths = list(dict.fromkeys(note_of(r) for r in refs))
         known = [p for p in paths if p in context.corpus.notes]
@@ -212,12 +203,8 @@ class LLMEngine:
         via = shared_neighbour(context.links, known[0], known[1], set(context.neighbourhood.hubs)) if len(known) >= 2 else None
         groups = {d["path"]: d["group"] for d in self._items}
         titles = [context.corpus.notes[p].title if p in context.corpus.notes else p for p in paths]
-        return Candidate(
-            claim=claim.strip(), supporting_refs=tuple(cited), title=" ↔ ".join(titles[:2]),
-            confidence=fields.pop("confidence", ""), impact=fields.pop("impact", ""),
-            impact_reason=fields.pop("impact_reason", ""), applies_when=fields.pop("applies_when", ()),
-            never_applies_when=fields.pop("never_applies_when", ()), disconfirm_if=fields.pop("disconfirm_if", ()),
-            why_it_matters=fields.pop("why_it_matters", ""),
+        return Candidate.proposing(
+            {**proposed, "supporting_refs": cited}, title=" ↔ ".join(titles[:2]),
             # The model quotes in its own claim; its ends carry no passage, so the critic reads what each ref opens.
             bridge=tuple(End(p, t, groups.get(p, ""), next((r for r in refs if r.startswith(p)), p))
                          for p, t in zip(paths, titles)),
