@@ -10,7 +10,7 @@ from walker.cli import main
 from walker.config import CONFIG_FILE
 from walker.corpus.scan import POOL_FOLDER
 from walker.pool.store import PoolStore, read_record
-from walker.safefile import TEMPORARY_PREFIX
+from walker.safewrite import TEMPORARY_PREFIX
 from walker.walk.candidate import Candidate, hypothesis_record
 from walker.walk.critic import CriticContext
 from walker.walk.engines.base import InventoryEntry, WalkContext

@@ -93,3 +93,56 @@ def test_putting_a_break_back_fails_the_contracts(tmp_path, module, line):
         file.write(f"\n{line}  # put back by the test\n")
     checked = lint_imports(copy, tmp_path)
     assert checked.returncode != 0 and "BROKEN" in checked.stdout, checked.stdout
+
+
+# Every module that writes a file, and what it writes: a module not named here that opens a file for writing,
+# creates, renames or removes one, or imports walker's writer, fails the test.
+WRITERS = {
+    "walker.pool.store": "everything under walks/: records, reports, run records, the log, locks",
+    "walker.pool.lifecycle": "removes a conclusion note it started and could not finish",
+    "walker.inbox": "a new conclusion note in the inbox, never over another",
+    "walker.config": "walker.toml, by `walker init`, where there is none",
+    "walker.corpus.cache": "the parse cache (SQLite) in the cache folder",
+    "walker.similarity": "the index cache (NumPy arrays, JSON) in the cache folder",
+    "walker.vocabulary": "the vocabulary cache in the cache folder",
+    "walker.site.build": "the site folder, swapped in whole",
+    "walker.site.parallel": "the site's last pages, rendered on a second core into the new site folder",
+    "walker.schedule": "the systemd units in the user's unit folder",
+    "walker.hooks": "a coding agent's settings file, by `walker hooks install`",
+    "walker.graph": "the file `walker graph export -o` names",
+    "walker.cli.app": "a crash log in the cache folder",
+    "walker.cli.conformance": "a scratch copy of the vault in a temporary folder",
+    "walker.safewrite": "(how every write is made)",
+}
+_WRITES = {"write_text", "write_bytes", "mkdir", "unlink", "rename", "touch", "rmtree", "copytree", "copy2",
+           "copyfile", "move", "mkstemp", "mkdtemp", "symlink_to", "rmdir"}
+_WRITES_OF = {"os": {"replace", "remove", "link", "makedirs"}, "sqlite3": {"connect"}}  # os.replace, not str.replace
+
+
+def _writes(tree: ast.AST) -> list[str]:
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            owner = getattr(func.value, "id", "") if isinstance(func, ast.Attribute) else ""
+            flags = {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)}
+            modes = [a.value for a in [*node.args[1:2], *(k.value for k in node.keywords if k.arg == "mode")]
+                     if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if (name in _WRITES or name in _WRITES_OF.get(owner, ())
+                    or (owner == "os" and name == "open" and flags & {"O_WRONLY", "O_RDWR", "O_CREAT"})
+                    or (name == "open" and any(set(mode) & set("wax+") for mode in modes))):
+                found.append(f"{owner}.{name}" if owner else name)
+        elif isinstance(node, ast.ImportFrom) and (node.module == "walker.safewrite" or (
+                node.module == "walker" and any(a.name == "safewrite" for a in node.names))):
+            found.append("imports safewrite")
+    return found
+
+
+def test_only_the_named_modules_write_files():
+    writing = {}
+    for path in ROOT.rglob("*.py"):
+        name = ".".join(("walker", *path.relative_to(ROOT).with_suffix("").parts)).removesuffix(".__init__")
+        if found := _writes(ast.parse(path.read_text(encoding="utf-8"))):
+            writing[name] = sorted(set(found))
+    assert set(writing) == set(WRITERS), {name: writing.get(name) for name in set(writing) ^ set(WRITERS)}

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from conftest import SAMPLE_VAULT, copy_vault_files, write_vault
 
-from walker import safefile
+from walker import safefile, safewrite
 from walker.cli import main
 from walker.config import cache_dir
 from walker.inbox import Conclusion, capture
@@ -101,7 +101,7 @@ def test_a_conclusion_note_follows_the_umask_with_or_without_hard_links(tmp_path
     assert (mode(note), mode(vault / "Inbox")) == (0o664, 0o775)
     umask(0o000)
     private = vault / "Inbox" / "private.md"
-    safefile.create_new(private, "only mine", safefile.PRIVATE)
+    safewrite.create_new(private, "only mine", safefile.PRIVATE)
     assert mode(private) == 0o600
 
 
@@ -110,11 +110,11 @@ def test_a_replaced_file_gets_the_umask_mode_and_a_symlink_is_still_refused(tmp_
     path = tmp_path / "log.md"
     path.write_text("old")
     path.chmod(0o644)
-    safefile.write_atomic(path, "new")
+    safewrite.write_atomic(path, "new")
     assert (path.read_text(), mode(path)) == ("new", 0o600)
     (tmp_path / "link.md").symlink_to(path)
     with pytest.raises(safefile.NotAFile):
-        safefile.write_atomic(tmp_path / "link.md", "through the link")
+        safewrite.write_atomic(tmp_path / "link.md", "through the link")
     assert path.read_text() == "new"
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from walker import safefile
+from walker import safefile, safewrite
 from walker.errors import ConfigError
 
 CONFIG_FILE = "walker.toml"
@@ -369,7 +369,7 @@ def config_to_create(vault: Path) -> Path | None:
     if path.is_file():
         return None
     try:
-        safefile.refuse_unsafe_target(path)
+        safewrite.refuse_unsafe_target(path)
     except safefile.NotAFile as exc:
         leads = f" to {os.readlink(path)}" if path.is_symlink() else ""
         raise ConfigError(f"{path} is {(exc.strerror or '').removeprefix('refusing to write over ')}{leads}, not a file; "
@@ -392,7 +392,7 @@ def write_default_config(vault: Path) -> Path | None:
         text = text.replace('# inbox_folder = "Inbox"', f"inbox_folder = {json.dumps(found, ensure_ascii=False)}  "
                                                          "# found in this vault", 1)
     try:
-        safefile.write_atomic(path, text)
+        safewrite.write_atomic(path, text)
     except OSError as exc:
         if exc.filename or exc.errno is None:
             raise

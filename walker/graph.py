@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     import networkx as nx
 
-from walker import safefile
+from walker import safewrite
 from walker.corpus.load import broken_subpaths
 from walker.corpus.model import Corpus
 from walker.refs import split_subpath
@@ -98,7 +98,7 @@ def export_graph(graph: nx.DiGraph, fmt: str, out: Path) -> None:
         import json
 
         data = nx.node_link_data(graph, edges="links")
-        safefile.write_atomic(out, json.dumps(data, ensure_ascii=False, indent=1))
+        safewrite.write_atomic(out, json.dumps(data, ensure_ascii=False, indent=1))
         return
     flat = graph.copy()
     for _, data in flat.nodes(data=True):
@@ -112,7 +112,7 @@ def export_graph(graph: nx.DiGraph, fmt: str, out: Path) -> None:
         nx.write_gexf(flat, buffer)
     else:
         raise ValueError(f"unknown graph format {fmt!r}; use one of {', '.join(EXPORT_FORMATS)}")
-    safefile.write_atomic(out, buffer.getvalue())
+    safewrite.write_atomic(out, buffer.getvalue())
 
 
 def _flatten(data: dict[str, object]) -> None:

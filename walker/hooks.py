@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from walker.errors import WalkerError
-from walker.safefile import MB, SETTINGS_LIMIT, NotAFile, TooLarge, read_tail, read_text, write_atomic
+from walker.safefile import MB, SETTINGS_LIMIT, NotAFile, TooLarge, read_tail, read_text
+from walker.safewrite import write_atomic
 from walker.surface import feedback, framed, last_surfaced, log_surfaced, surface
 
 CLIENTS = {

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import yaml
 
-from walker import safefile
+from walker import safefile, safewrite
 from walker.config import inbox_path
 from walker.corpus.properties import split_frontmatter
 from walker.errors import ConfigError, WalkerError
@@ -37,7 +37,7 @@ from walker.words import is_chinese
 
 CONCLUSION_ID = re.compile(r"conclusion-(\d{4}-\d{2}-\d{2})-(\d{3,})")
 NOTE_LIMIT = safefile.MB  # a conclusion note is a few hundred bytes; a larger note is no conclusion
-TEMPORARY_PREFIX = safefile.TEMPORARY_PREFIX  # a note being written; hidden in Obsidian
+TEMPORARY_PREFIX = safewrite.TEMPORARY_PREFIX  # a note being written; hidden in Obsidian
 NAME_LIMIT = 60  # a file name's width in the file explorer: a Chinese character is two columns wide
 
 
@@ -122,7 +122,7 @@ def capture(vault: Path, folder: str, conclusion: Conclusion) -> Path:
         if _fold(path.name) in taken:
             continue
         try:
-            safefile.create_new(path, data)
+            safewrite.create_new(path, data)
         except FileExistsError:
             continue
         return path

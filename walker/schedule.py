@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from walker import safefile
+from walker import safewrite
 from walker.errors import WalkerError
 
 DAYS = {"mon": 1, "tue": 2, "wed": 3, "thu": 4, "fri": 5, "sat": 6, "sun": 0}
@@ -99,7 +99,7 @@ def install(units: Units) -> list[str]:
     folder = user_unit_dir()
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in units.files.items():
-        safefile.write_atomic(folder / name, text)
+        safewrite.write_atomic(folder / name, text)
     messages = [f"wrote {folder / name}" for name in units.files]
     commands = [["systemctl", "--user", "daemon-reload"], ["systemctl", "--user", "enable", "--now", f"{units.name}.timer"]]
     if not _systemd_running():

@@ -25,7 +25,8 @@ from walker.corpus.cache import source_digest
 from walker.corpus.load import note_paragraphs
 from walker.corpus.model import Corpus
 from walker.corpus.text import Paragraph, read_paragraphs, sentences, strip_tags
-from walker.safefile import MB, read_bytes, write_atomic
+from walker.safefile import MB, read_bytes
+from walker.safewrite import write_atomic
 from walker.vocabulary import INDEX_VERSION, cache_name, save_vocabulary
 from walker.weights import Pieces
 from walker.words import PLAIN_WORDS, has_cjk, is_everyday, is_grammar, is_short, stem, words

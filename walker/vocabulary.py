@@ -14,7 +14,8 @@ import math
 from pathlib import Path
 
 from walker.config import cache_folder
-from walker.safefile import MB, read_text, write_atomic
+from walker.safefile import MB, read_text
+from walker.safewrite import write_atomic
 from walker.words import known_words
 
 INDEX_VERSION = 15  # 15: words of Chinese and Japanese; 14: JSON and NumPy arrays (the pickles of 13 and before are never read)

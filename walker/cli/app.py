@@ -61,14 +61,14 @@ def _crash_log(exc: BaseException) -> str:
     """Write the traceback where the caches live (never the vault); returns where, or why it could not."""
     import traceback
 
-    from walker import safefile
+    from walker import safefile, safewrite
     from walker.config import cache_dir
 
     try:
         folder = cache_dir()
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)  # private, as the caches are
         path = folder / f"crash-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.log"
-        safefile.write_atomic(path, "".join(traceback.format_exception(exc)), safefile.PRIVATE)
+        safewrite.write_atomic(path, "".join(traceback.format_exception(exc)), safefile.PRIVATE)
         return str(path)
     except OSError as error:
         return f"nowhere: the crash log could not be written ({error})"

@@ -55,7 +55,8 @@ from walker.pool.records import (
     render_body,
     validate,
 )
-from walker.safefile import REPORT_LIMIT, file_mode, read_tail, write_all, write_atomic
+from walker.safefile import REPORT_LIMIT, file_mode, read_tail
+from walker.safewrite import write_all, write_atomic
 from walker.safeyaml import refuse_aliases
 
 POOL = "walks"
