@@ -15,6 +15,7 @@ from walker.cli import main
 from walker.corpus.parse import parse_note
 from walker.corpus.text import is_proposition, join_sentences, paragraphs_of, sentences
 from walker.pool.store import PoolStore
+from walker.refs import ref_link
 from walker.surface import surface
 from walker.wander import central_sentence, paragraph_ref
 from walker.words import is_everyday_phrase, is_grammar, phrase, word_count, words
@@ -111,6 +112,20 @@ def test_three_weekly_runs_keep_the_planted_pairs_quoted_in_whole_chinese_senten
             assert passage in (walked_zh / ref.split("#")[0]).read_text(encoding="utf-8")  # as the note writes them
         assert data["claim"].startswith(next(iter(data["title"].split(" ↔ "))))  # worded in Chinese, not English
         assert "says" not in data["claim"] and all(not s.isascii() for s in data["applies_when"])
+
+
+def test_the_reports_of_a_chinese_vault_are_written_in_chinese(walked_zh):
+    for report in (walked_zh / "walks" / "reports").glob("*.md"):
+        text = report.read_text(encoding="utf-8")
+        headings = [line for line in text.splitlines() if line.startswith("## ")]
+        assert headings[:4] == ["## 种子", "## 清点", "## 候选联系", "## 批评者的否决"], report.name
+        assert "出自" in text and "这次散步读了种子周围的" in text and "Notes for review" not in text
+
+
+def test_a_link_to_lines_of_a_chinese_note_names_them_in_chinese():
+    assert ref_link("编程/缓存雪崩.md#L10-L10") == "[[编程/缓存雪崩|缓存雪崩，第 10 行]]"
+    assert ref_link("编程/缓存雪崩.md#L8-L12") == "[[编程/缓存雪崩|缓存雪崩，第 8–12 行]]"
+    assert ref_link("Kitchen/Brining.md#L3-L3") == "[[Kitchen/Brining|Brining, line 3]]"
 
 
 def test_a_word_in_two_senses_and_a_repeated_diary_line_are_never_kept(walked_zh):

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from walker.words import is_chinese
+
 _LINES = re.compile(r"L(\d+)(?:-L(\d+))?")
 _WIKILINK = re.compile(r"!?\[\[([^\[\]|\n]*?)(?:\\?\|([^\[\]\n]*))?]]")
 _MD_LINK = re.compile(r"!?\[([^\[\]\n]*)]\([^()\n]*\)")
@@ -89,6 +91,8 @@ def ref_link(ref: str) -> str:
     subpath, place = "", ""
     if (lines := parsed.lines) is not None:
         first, last = lines
+        if is_chinese(title):  # the lines named in the title's language
+            return f"[[{stem}|{_link_text(title)}，第 {first}" + ("" if first == last else f"–{last}") + " 行]]"
         return f"[[{stem}|{_link_text(title)}, " + (f"line {first}]]" if first == last else f"lines {first}–{last}]]")
     if (block := parsed.block) is not None:
         if _BLOCK_ID.fullmatch(block):

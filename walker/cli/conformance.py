@@ -184,6 +184,7 @@ def item_4(scratch: Scratch) -> Item:
 def item_5(scratch: Scratch) -> Item:
     item = Item(5, "L0", "Each phase (inventory, roam, critique) leaves a visible trace")
     from walker.pool.store import PoolStore
+    from walker.walk.report import WORDS
 
     runs = PoolStore(scratch.root).runs()
     if not runs:
@@ -193,7 +194,8 @@ def item_5(scratch: Scratch) -> Item:
     phases, walk_id = run.get("phases") or {}, str(run.get("walk_id"))
     report = scratch.root / "walks" / "reports" / f"{walk_id}.md"
     text = report.read_text(encoding="utf-8") if report.is_file() else ""
-    headings = [h for h in ("## Inventory", "## Candidate associations", "## Critic rejections") if h in text]
+    headings = [f"## {words[key]}" for words in WORDS.values() for key in ("inventory", "candidates", "rejections")
+                if f"## {words[key]}" in text]  # in whichever language the report is written
     item.evidence.append(f"walks/runs/{walk_id}.yaml: phases {', '.join(f'{k} ({len(v)})' for k, v in phases.items())}; "
                          f"report {report.name}: {', '.join(h[3:] for h in headings)}")
     item.passed = (set(phases) == {"inventory", "roam", "critique"} and all(len(v) > 0 for v in phases.values())

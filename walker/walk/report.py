@@ -16,22 +16,71 @@ from typing import Any
 
 import yaml
 
+from walker.kinds import KINDS
 from walker.pool.records import KIND_WORDS
 from walker.refs import note_link, ref_link
 from walker.walk.candidate import Candidate
 from walker.walk.critic import Verdict
 from walker.walk.engines.base import InventoryEntry
 from walker.wander import Neighbourhood
+from walker.words import is_chinese
 
-SOURCE_WORDS = {
-    "recent": "a topic from recent notes",
-    "revisited": "a topic revisited from different angles",
-    "open-question": "an open question",
-    "forgotten": "a forgotten note",
-    "given": "named by you",
-    "given-text": "your own words",
-    "rewrite": "a noteworthy entry you asked to rewrite",
+# The report's own words, in each language it is written in: Chinese when its seed is (``language``).
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "heading": "Walk of {day} (#{number}), from {seed}", "seed": "Seed", "inventory": "Inventory",
+        "candidates": "Candidate associations", "rejections": "Critic rejections", "noteworthy": "Noteworthy",
+        "review": "Notes for review", "from": "From {link}, chosen as {source}", "reason": ": {reason}.", "end": ".",
+        "group seed": "The seed note", "group near": "Near", "group middle": "Middle", "group far": "Far",
+        "no sentence": "no sentence to quote", "refs": "Refs", "applies": "Applies when", "or": " Or: ",
+        "confidence": "Confidence", "impact": "Impact", "matters": "Why it may matter", "wrong": "Wrong if",
+        "nothing proposed": "No two passages around this seed share a thread of words in one sense, so the roam "
+                            "proposed nothing. A walk that keeps nothing is better than one that keeps filler.",
+        "none kept": "No candidate survived the critic this time. The rejections below say why.",
+        "nothing to judge": "Nothing to judge: the roam proposed no candidate.",
+        "spare": "Sound but not kept, because a walk keeps only its best-grounded few: {titles}.",
+        "none rejected": "The critic rejected nothing: every candidate held up.",
+        "noteworthy entry": "rejected for {rules}, kept because {why}. Set `human_review_outcome` in its properties "
+                            "to decide.",
+        "read": "This walk read {items} notes around the seed ({near} near, {middle} middle, {far} far) and proposed "
+                "{total} bridge{s}; the critic kept {kept}.",
+        "start": " Start with {title}", "thread": ": the thread is the words {terms}",
+        "two refs": ". Open both refs side by side and ask whether one mechanism really runs both.",
+        "many refs": ". Open its {count} refs side by side and ask whether one mechanism really runs them all.",
+        "decide": " A hypothesis is a question, not a conclusion: confirm one with `walker discharge`, or reject it "
+                  "with `walker reject` and the evidence. Nothing here has changed your notes.",
+        "recent": "a topic from recent notes", "revisited": "a topic revisited from different angles",
+        "open-question": "an open question", "forgotten": "a forgotten note", "given": "named by you",
+        "given-text": "your own words", "rewrite": "a noteworthy entry you asked to rewrite",
+    },
+    "zh": {
+        "heading": "{day}的散步（第 {number} 次），从{seed}出发", "seed": "种子", "inventory": "清点",
+        "candidates": "候选联系", "rejections": "批评者的否决", "noteworthy": "值得一看", "review": "审阅说明",
+        "from": "出自{link}，选作{source}", "reason": "：{reason}。", "end": "。",
+        "group seed": "种子笔记", "group near": "近", "group middle": "中", "group far": "远",
+        "no sentence": "没有可引用的句子", "refs": "出处", "applies": "适用于", "or": "或者：",
+        "confidence": "把握", "impact": "作用", "matters": "为什么可能重要", "wrong": "如果这样就是错的",
+        "nothing proposed": "这个种子周围没有两段话以同一含义共用一串词，所以漫游什么也没提出。什么都不留的散步，好过留下凑数的散步。",
+        "none kept": "这次没有候选通过批评者。下面的否决说明了原因。",
+        "nothing to judge": "没有可评判的：漫游没有提出候选。",
+        "spare": "站得住但没有保留，因为一次散步只留下根据最充分的几条：{titles}。",
+        "none rejected": "批评者没有否决任何候选：每一条都站得住。",
+        "noteworthy entry": "因 {rules} 被否决，因为{why}而保留。在它的属性里设置 `human_review_outcome` 来决定。",
+        "read": "这次散步读了种子周围的 {items} 篇笔记（近 {near}、中 {middle}、远 {far}），提出了 {total} 座桥；"
+                "批评者保留了 {kept} 座。",
+        "start": "先看{title}", "thread": "：线索是{terms}这几个词",
+        "two refs": "。把两处出处并排打开，问问是不是同一种机制在同时起作用。",
+        "many refs": "。把它的 {count} 处出处并排打开，问问是不是同一种机制在同时起作用。",
+        "decide": "假设是一个问题，不是结论：用 `walker discharge` 确认，或用 `walker reject` 加上证据否决。"
+                  "这里没有改动你的任何笔记。",
+        "recent": "最近笔记里的话题", "revisited": "从不同角度反复谈到的话题", "open-question": "一个悬而未决的问题",
+        "forgotten": "一篇被遗忘的笔记", "given": "你指定的笔记", "given-text": "你自己的话",
+        "rewrite": "你要求改写的值得一看条目",
+    },
 }
+def language(outcome: WalkOutcome) -> str:
+    """The report's language: Chinese when the seed's proposition is, else English."""
+    return "zh" if is_chinese(outcome.seed.proposition) else "en"
 
 
 @dataclass(frozen=True)
@@ -56,7 +105,8 @@ class WalkOutcome:
 
 def render_report(outcome: WalkOutcome) -> str:
     seed = outcome.seed
-    day = outcome.now.strftime("%-d %B %Y")
+    words = WORDS[language(outcome)]
+    day = outcome.now.strftime("%Y年%-m月%-d日" if words is WORDS["zh"] else "%-d %B %Y")
     front = {
         "title": f"Walk {outcome.walk_id}: {_note_name(seed.path)}",
         "walk": outcome.walk_id,
@@ -68,39 +118,40 @@ def render_report(outcome: WalkOutcome) -> str:
         "hypotheses": [f"[[{i}]]" for i in outcome.hypothesis_ids.values()],
         "noteworthy": [f"[[{i}]]" for i in outcome.noteworthy_ids.values()],
     }
+    number = outcome.walk_id.rsplit("-", 1)[-1].lstrip("0") or "0"
+    source = words.get(seed.source, seed.source)
     parts = [
         "---\n" + yaml.safe_dump(front, sort_keys=False, allow_unicode=True, width=100) + "---",
-        f"# Walk of {day} (#{outcome.walk_id.rsplit('-', 1)[-1].lstrip('0') or '0'}), from {_note_name(seed.path)}",
+        "# " + words["heading"].format(day=day, number=number, seed=_note_name(seed.path)),
         f"![[{outcome.walk_id}.svg|{_picture_words(outcome)}]]",
-        "## Seed",
+        f"## {words['seed']}",
         f"> {seed.proposition}",
-        f"From {ref_link(seed.ref)}, chosen as {SOURCE_WORDS.get(seed.source, seed.source)}"
-        + (f": {seed.reason}." if seed.reason else "."),
-        "## Inventory",
-        _inventory(outcome),
-        "## Candidate associations",
-        _survivors(outcome),
-        "## Critic rejections",
-        _rejections(outcome),
+        words["from"].format(link=ref_link(seed.ref), source=source)
+        + (words["reason"].format(reason=seed.reason) if seed.reason else words["end"]),
+        f"## {words['inventory']}",
+        _inventory(outcome, words),
+        f"## {words['candidates']}",
+        _survivors(outcome, words),
+        f"## {words['rejections']}",
+        _rejections(outcome, words),
     ]
     if outcome.noteworthy_ids:
-        parts += ["## Noteworthy", _noteworthy(outcome)]
-    parts += ["## Notes for review", _review_notes(outcome)]
+        parts += [f"## {words['noteworthy']}", _noteworthy(outcome, words)]
+    parts += [f"## {words['review']}", _review_notes(outcome, words)]
     return "\n\n".join(parts) + "\n"
 
 
-def _inventory(outcome: WalkOutcome) -> str:
+def _inventory(outcome: WalkOutcome, words: dict[str, str]) -> str:
     lines = []
-    labels = {"seed": "The seed note", "near": "Near", "middle": "Middle", "far": "Far"}
     items = {i.path: i for i in outcome.neighbourhood.items}
     for group in ("seed", "near", "middle", "far"):
         entries = [e for e in outcome.inventory if e.group == group]
         if not entries:
             continue
-        lines += [f"**{labels[group]}**", ""]
+        lines += [f"**{words['group ' + group]}**", ""]
         for entry in entries:
             terms = ", ".join(entry.key_terms[:4])
-            said = f"“{entry.sentence}”" if entry.sentence else "*no sentence to quote*"
+            said = f"“{entry.sentence}”" if entry.sentence else f"*{words['no sentence']}*"
             line = f"- {ref_link(entry.sentence_ref)} ({terms}): {said}"
             item = items.get(entry.path)
             if group == "far" and item is not None:
@@ -112,39 +163,41 @@ def _inventory(outcome: WalkOutcome) -> str:
     return "\n".join(lines).strip()
 
 
-def _survivors(outcome: WalkOutcome) -> str:
+def _survivors(outcome: WalkOutcome, words: dict[str, str]) -> str:
     if not outcome.candidates:
-        return ("No two passages around this seed share a thread of words in one sense, so the roam proposed "
-                "nothing. A walk that keeps nothing is better than one that keeps filler.")
+        return words["nothing proposed"]
     if not outcome.hypothesis_ids:
-        return "No candidate survived the critic this time. The rejections below say why."
+        return words["none kept"]
     blocks = []
     # Numbered as on the picture's lines.
     kept = [(n, outcome.candidates[index], hyp_id) for n, (index, hyp_id) in enumerate(outcome.hypothesis_ids.items(), 1)]
     for kind in dict.fromkeys(c.kind for _, c, _ in kept):
-        _, heading, meaning = KIND_WORDS.get(kind, ("", "Other", ""))
+        if words is WORDS["zh"]:
+            heading, meaning = (KINDS[kind].confirmed["zh"][0] if kind in KINDS else "其他"), ""
+        else:
+            _, heading, meaning = KIND_WORDS.get(kind, ("", "Other", ""))
         blocks.append(f"### {heading}" + (f"\n\n*{meaning[:1].upper()}{meaning[1:]}.*" if meaning else ""))
-        blocks += [_survivor(n, c, hyp_id) for n, c, hyp_id in kept if c.kind == kind]
+        blocks += [_survivor(n, c, hyp_id, words) for n, c, hyp_id in kept if c.kind == kind]
     return "\n\n".join(blocks)
 
 
-def _survivor(number: int, c: Candidate, hyp_id: str) -> str:
+def _survivor(number: int, c: Candidate, hyp_id: str, words: dict[str, str]) -> str:
     return "\n".join([
         f"#### {number}. [[{hyp_id}|{c.title or hyp_id}]]",
         "",
         f"> {c.claim}",
         "",
-        "- **Refs**: " + " · ".join(ref_link(r) for r in c.supporting_refs),
-        "- **Applies when**: " + " Or: ".join(c.applies_when),
-        f"- **Confidence**: {c.confidence} · **Impact**: {c.impact} ({c.impact_reason})",
-        f"- **Why it may matter**: {c.why_it_matters}",
-        "- **Wrong if**: " + " Or: ".join(c.disconfirm_if),
+        f"- **{words['refs']}**: " + " · ".join(ref_link(r) for r in c.supporting_refs),
+        f"- **{words['applies']}**: " + words["or"].join(c.applies_when),
+        f"- **{words['confidence']}**: {c.confidence} · **{words['impact']}**: {c.impact} ({c.impact_reason})",
+        f"- **{words['matters']}**: {c.why_it_matters}",
+        f"- **{words['wrong']}**: " + words["or"].join(c.disconfirm_if),
     ])
 
 
-def _rejections(outcome: WalkOutcome) -> str:
+def _rejections(outcome: WalkOutcome, words: dict[str, str]) -> str:
     if not outcome.candidates:
-        return "Nothing to judge: the roam proposed no candidate."
+        return words["nothing to judge"]
     rows, spare = [], []
     for candidate, verdict in zip(outcome.candidates, outcome.verdicts):
         if verdict.accepted:
@@ -156,35 +209,32 @@ def _rejections(outcome: WalkOutcome) -> str:
         reasons = "; ".join(f"**{rule}**: {reason}" for rule, reason in zip(verdict.rules, verdict.reasons))
         rows.append(f"- *{title}*. {reasons}")
     if spare:
-        rows.append(f"- Sound but not kept, because a walk keeps only its best-grounded few: {', '.join(spare)}.")
-    return "\n".join(rows) if rows else "The critic rejected nothing: every candidate held up."
+        rows.append("- " + words["spare"].format(titles=", ".join(spare)))
+    return "\n".join(rows) if rows else words["none rejected"]
 
 
-def _noteworthy(outcome: WalkOutcome) -> str:
+def _noteworthy(outcome: WalkOutcome, words: dict[str, str]) -> str:
     lines = []
     for index, entry_id in outcome.noteworthy_ids.items():
         c, v = outcome.candidates[index], outcome.verdicts[index]
-        lines.append(f"- [[{entry_id}|{c.title}]]: rejected for {', '.join(v.rules)}, kept because "
-                     f"{v.flagged_value_reason}. Set `human_review_outcome` in its properties to decide.")
+        said = words["noteworthy entry"].format(rules=", ".join(v.rules), why=v.flagged_value_reason)
+        lines.append(f"- [[{entry_id}|{c.title}]]: {said}")
     return "\n".join(lines)
 
 
-def _review_notes(outcome: WalkOutcome) -> str:
+def _review_notes(outcome: WalkOutcome, words: dict[str, str]) -> str:
     kept, total = len(outcome.hypothesis_ids), len(outcome.candidates)
     hood = outcome.neighbourhood
-    text = (f"This walk read {len(hood.items)} notes around the seed ({len(hood.near)} near, {len(hood.middle)} "
-            f"middle, {len(hood.far)} far) and proposed {total} bridge{'' if total == 1 else 's'}; the critic kept {kept}.")
+    text = words["read"].format(items=len(hood.items), near=len(hood.near), middle=len(hood.middle),
+                                far=len(hood.far), total=total, s="" if total == 1 else "s", kept=kept)
     if kept:
         first = outcome.candidates[next(iter(outcome.hypothesis_ids))]
         terms = (first.grounding or {}).get("rare_terms") or []
-        text += (f" Start with {first.title}" + (f": the thread is the words {', '.join(terms[:3])}" if terms else "")
-                 + (". Open both refs side by side and ask whether one mechanism really runs both."
-                    if len(first.supporting_refs) <= 2 else
-                    f". Open its {len(first.supporting_refs)} refs side by side and ask whether one mechanism "
-                    "really runs them all."))
-    text += (" A hypothesis is a question, not a conclusion: confirm one with `walker discharge`, or reject it "
-             "with `walker reject` and the evidence. Nothing here has changed your notes.")
-    return text
+        text += (words["start"].format(title=first.title)
+                 + (words["thread"].format(terms=", ".join(terms[:3])) if terms else "")
+                 + (words["two refs"] if len(first.supporting_refs) <= 2 else
+                    words["many refs"].format(count=len(first.supporting_refs))))
+    return text + words["decide"]
 
 
 # --- the picture ------------------------------------------------------------------
