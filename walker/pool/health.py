@@ -34,10 +34,15 @@ ConclusionNotes = Mapping[str, list[tuple[str, Mapping[str, Any]]]]  # conclusio
 @dataclass(frozen=True)
 class Problem:
     kind: str
-    path: str
+    path: str  # the file it is about, as a person reads it (several, when it is about several: ``paths``)
     message: str
     repair: str | None = None  # what --repair does about it, if anything
     record: str | None = None  # the record it is about, where that is not the file at ``path``
+    paths: tuple[str, ...] = ()  # every file it is about, when there are several (a record in two folders)
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        return self.paths or (self.path,)
 
     def as_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "path": self.path, "message": self.message, "repair": self.repair}
@@ -58,9 +63,10 @@ def check(store: PoolStore, inbox_folder: str, ref_text: Any, report_links: dict
         problems += [Problem(unreadable.kind, rel, message) for message in unreadable.problems]
     for record_id, copies in seen.items():
         if len(copies) > 1:
-            where = ", ".join(c.path.relative_to(store.vault).as_posix() for c in copies)
-            problems.append(Problem("duplicate", where, f"{record_id} is in {len(copies)} folders (a move that did "
-                                    "not finish)", "keep the copy whose folder matches its status"))
+            where = tuple(c.path.relative_to(store.vault).as_posix() for c in copies)
+            problems.append(Problem("duplicate", ", ".join(where), f"{record_id} is in {len(copies)} folders (a move "
+                                    "that did not finish)", "keep the copy whose folder matches its status",
+                                    paths=where))
     present = set(seen) | {path.stem for path in store.skipped}
     for report, linked in report_links.items():
         for missing in sorted(set(linked) - present):
@@ -145,7 +151,7 @@ def _inbox_problems(store: PoolStore, inbox_folder: str, seen: dict[str, list[St
         if len(found_notes) > 1:
             problems.append(Problem("duplicate-conclusion", ", ".join(found), f"{len(found_notes)} conclusion notes "
                                     f"were written for {record_id}; keep one and delete the others by hand",
-                                    record=record_id))
+                                    record=record_id, paths=tuple(found)))
         copies = seen.get(record_id, [])
         if not copies or not all(c.record.status in ("active", "muted") for c in copies):
             continue
@@ -223,7 +229,7 @@ def repair(store: PoolStore, inbox_folder: str, problems: list[Problem], now: da
     with store.lock():
         outcome.events += store.recovered  # taking the lock finished or removed interrupted walks
         for problem in sorted(problems, key=lambda p: order.get(p.kind, 9)):
-            if not all((store.vault / part).exists() for part in problem.path.split(", ")):
+            if not all((store.vault / part).exists() for part in problem.files):
                 continue  # an earlier repair already dealt with this file
             if event := _mend(store, inbox_folder, problem):
                 outcome.events.append(event)
@@ -263,7 +269,7 @@ def _mend(store: PoolStore, inbox_folder: str, problem: Problem) -> str | None:
         store.update_record(record, {"conclusion": link})
         return f"repair: [[{record.id}]] points at its conclusion {link}"
     if problem.kind == "duplicate":
-        copies = [stored_at(store, p) for p in problem.path.split(", ")]
+        copies = [stored_at(store, p) for p in problem.files]
         keep = [c for c in copies if FOLDER_OF_STATUS.get(c.record.status) == c.folder]
         keep = sorted(keep, key=lambda c: c.path.stat().st_mtime_ns)[-1:] or copies[-1:]
         for copy in copies:
