@@ -326,7 +326,7 @@ def assert_framed(text: str) -> None:
         if line == "---" or line.startswith("Walk note ("):
             assert INJECTION not in line
             continue
-        assert label in ("Claim", "Why it might matter", "Refs"), line
+        assert label in ("Claim", "Why it may matter", "Refs"), line
         values = json.loads(f"[{quoted}]")  # every passage one JSON string: its quote cannot be closed early
         assert all(isinstance(v, str) for v in values)
         assert "<" not in quoted and ">" not in quoted and "\u2028" not in quoted and "\u202e" not in quoted

@@ -12,8 +12,8 @@ import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "walker"
-LAST = """    Proposed("why_it_matters", TEXT, '"…"', required=False),\n)"""
-ADDED = """    Proposed("why_it_matters", TEXT, '"…"', required=False),\n    Proposed("counterexample", TEXT, '"…"'),\n)"""
+LAST = """    Proposed("why_it_matters", "Why it may matter", TEXT, '"…"', required=False),\n)"""
+ADDED = LAST.replace("\n)", """\n    Proposed("counterexample", "Counterexample", TEXT, '"…"'),\n)""")
 
 CHECK = '''
 import json, sys

@@ -92,7 +92,7 @@ def test_side_note_shape(vault):
     lines = note.splitlines()
     assert lines[0] == "---" and lines[1] == "Walk note (hyp-2026-11-30-001, confidence low)"
     assert lines[-1].startswith('Refs: "Kitchen/Sourdough Starter.md#^feeding-schedule"')  # each ref quoted
-    assert "Why it might matter" in note
+    assert "Why it may matter" in note  # as the record, the report and the site name it
 
 
 def test_cli_json_contract(vault):

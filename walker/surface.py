@@ -32,7 +32,7 @@ from typing import Any
 from walker.config import between, load_settings, table
 from walker.pool import lifecycle
 from walker.pool.lifecycle import LifecycleError
-from walker.pool.records import confidence_rank
+from walker.pool.records import LABELS, confidence_rank
 from walker.pool.store import POOL, PoolStore, StoredRecord
 from walker.refs import Ref
 from walker.safefile import MB, is_regular, read_tail
@@ -193,10 +193,10 @@ def side_note(entry: dict[str, Any]) -> str:
     """The shape a note takes after the main answer: a rule, a header, the claim, why, the refs."""
     sentences = re.split(r"(?<=[.!?”])\s+", str(entry["claim"]))
     lines = ["---", f"Walk note ({_token(entry['id'])}, confidence {_token(entry['confidence'])})",
-             f"Claim: {quoted(' '.join(sentences[:3]))}"]
+             f"{LABELS['claim']}: {quoted(' '.join(sentences[:3]))}"]
     if entry.get("why_it_matters"):
-        lines.append(f"Why it might matter: {quoted(entry['why_it_matters'])}")
-    lines.append("Refs: " + ", ".join(quoted(ref, 300) for ref in entry["supporting_refs"]))
+        lines.append(f"{LABELS['why_it_matters']}: {quoted(entry['why_it_matters'])}")
+    lines.append(f"{LABELS['supporting_refs']}: " + ", ".join(quoted(ref, 300) for ref in entry["supporting_refs"]))
     return "\n".join(lines)
 
 

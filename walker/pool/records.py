@@ -40,6 +40,7 @@ class Proposed:
     """One field of what an engine proposes for a hypothesis: its claim and what a reader needs to judge it."""
 
     name: str
+    label: str  # how a reader sees it named: in the record's body, the report, the site and a surfaced note
     shape: str  # TEXT or TEXTS
     asks: str  # how a model engine's answer writes it, in the example its instructions give
     choices: tuple[str, ...] = ()  # the only values it may take, when it has choices
@@ -50,16 +51,17 @@ class Proposed:
 # the records written and read back, their validation, and the model engine's answer schema and instructions are
 # all made from it. (The rest of a record is the walk's and the pool's bookkeeping: ids, dates, status, refs' notes.)
 PROPOSED = (
-    Proposed("claim", TEXT, '"…"'),
-    Proposed("supporting_refs", TEXTS, '["<ref>", …]'),
-    Proposed("confidence", TEXT, '"low|medium"', choices=CONFIDENCES),
-    Proposed("impact", TEXT, '"add|rewrite"', choices=IMPACTS),
-    Proposed("impact_reason", TEXT, '"…"', required=False),
-    Proposed("applies_when", TEXTS, '["…"]'),
-    Proposed("never_applies_when", TEXTS, '["…"]'),
-    Proposed("disconfirm_if", TEXTS, '["…"]'),
-    Proposed("why_it_matters", TEXT, '"…"', required=False),
+    Proposed("claim", "Claim", TEXT, '"…"'),
+    Proposed("supporting_refs", "Refs", TEXTS, '["<ref>", …]'),
+    Proposed("confidence", "Confidence", TEXT, '"low|medium"', choices=CONFIDENCES),
+    Proposed("impact", "Impact", TEXT, '"add|rewrite"', choices=IMPACTS),
+    Proposed("impact_reason", "Why this impact", TEXT, '"…"', required=False),
+    Proposed("applies_when", "Applies when", TEXTS, '["…"]'),
+    Proposed("never_applies_when", "Never when", TEXTS, '["…"]'),
+    Proposed("disconfirm_if", "Wrong if", TEXTS, '["…"]'),
+    Proposed("why_it_matters", "Why it may matter", TEXT, '"…"', required=False),
 )
+LABELS = {field.name: field.label for field in PROPOSED}
 REQUIRED = ("id", "created", "seed", *(field.name for field in PROPOSED if field.required), "confidence_scheme",
             "status", "expires_after_walks")
 NOTEWORTHY_REQUIRED = ("id", "created", "seed", "status", "claim", "supporting_refs", "rejection_reason",
@@ -331,13 +333,12 @@ def render_body(record: Mapping[str, Any]) -> str:
                   "`walker review`.", ""]
     else:
         if record.get("why_it_matters"):
-            lines += [f"**Why it may matter** {record['why_it_matters']}", ""]
-        for key, label in (("applies_when", "Applies when"), ("never_applies_when", "Never when"),
-                           ("disconfirm_if", "Wrong if")):
-            lines.append(f"**{label}**")
+            lines += [f"**{LABELS['why_it_matters']}** {record['why_it_matters']}", ""]
+        for key in ("applies_when", "never_applies_when", "disconfirm_if"):
+            lines.append(f"**{LABELS[key]}**")
             lines += [f"- {item}" for item in record.get(key) or []]
             lines.append("")
-        lines += [f"**Confidence** {record.get('confidence')} · **Impact** {record.get('impact')}: "
+        lines += [f"**{LABELS['confidence']}** {record.get('confidence')} · **{LABELS['impact']}** {record.get('impact')}: "
                   f"{record.get('impact_reason', '')}", ""]
         if record.get("status") in ("active", "muted"):
             lines += ["To decide, set `review: confirm` with `review_source` and `review_statement`, or "

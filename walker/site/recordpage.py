@@ -8,7 +8,7 @@ import re
 from walker.corpus import Corpus
 from walker.corpus.resolve import span
 from walker.corpus.text import CLOSERS, WIDE_STOPS, Paragraph, ends_wide, read_paragraphs
-from walker.pool.records import KIND_WORDS, REVIEWER_HEADING, Hypothesis, NoteworthyEntry
+from walker.pool.records import KIND_WORDS, LABELS, REVIEWER_HEADING, Hypothesis, NoteworthyEntry
 from walker.pool.store import POOL, StoredRecord
 from walker.refs import Ref, heading_label
 from walker.site.decide import BAR, PLACEHOLDER, DecideBox
@@ -52,9 +52,9 @@ def record_page(record: StoredRecord, source: str, page: str, ages: dict[str, in
                   "## Why it is worth a look", "", as_text(rec.flagged_value_reason), ""]
     else:
         if rec.why_it_matters:
-            lines += ["## Why it may matter", "", as_text(rec.why_it_matters), ""]
+            lines += [f"## {LABELS['why_it_matters']}", "", as_text(rec.why_it_matters), ""]
         if rec.disconfirm_if:
-            lines += ["## Wrong if", "", *_listed(rec.disconfirm_if), ""]
+            lines += [f"## {LABELS['disconfirm_if']}", "", *_listed(rec.disconfirm_if), ""]
         folded = _details(rec, ages)
     if decide:  # after the evidence and what would prove it wrong
         lines += ["## Decide", "", PLACEHOLDER, ""]
@@ -88,9 +88,10 @@ def _listed(values: tuple[str, ...]) -> list[str]:
 
 def _details(rec: Hypothesis, ages: dict[str, int]) -> list[str]:
     """What the engine wrote for the surfacing gate, and its scores: folded, a reviewer rarely needs it."""
-    details = ["**Applies when**", "", *_listed(rec.applies_when), "", "**Never when**", "",
-               *_listed(rec.never_applies_when), "",
-               f"**Confidence** {as_text(rec.confidence)}, **impact** {as_text(rec.impact)}: {as_text(rec.impact_reason)}", "",
+    details = [f"**{LABELS['applies_when']}**", "", *_listed(rec.applies_when), "", f"**{LABELS['never_applies_when']}**",
+               "", *_listed(rec.never_applies_when), "",
+               f"**{LABELS['confidence']}** {as_text(rec.confidence)}, **{LABELS['impact'].lower()}** {as_text(rec.impact)}: "
+               f"{as_text(rec.impact_reason)}", "",
                f"Age: {ages.get(rec.walk, 0)} walks; expires after {rec.expires_after_walks}."]
     return ['??? info "When it applies, and how sure walker is"', "", *(f"    {line}" if line else "" for line in details), ""]
 

@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from walker.kinds import KINDS
-from walker.pool.records import KIND_WORDS
+from walker.pool.records import KIND_WORDS, LABELS
 from walker.refs import note_link, ref_link
 from walker.walk.candidate import Candidate
 from walker.walk.critic import Verdict
@@ -32,8 +32,9 @@ WORDS: dict[str, dict[str, str]] = {
         "candidates": "Candidate associations", "rejections": "Critic rejections", "noteworthy": "Noteworthy",
         "review": "Notes for review", "from": "From {link}, chosen as {source}", "reason": ": {reason}.", "end": ".",
         "group seed": "The seed note", "group near": "Near", "group middle": "Middle", "group far": "Far",
-        "no sentence": "no sentence to quote", "refs": "Refs", "applies": "Applies when", "or": " Or: ",
-        "confidence": "Confidence", "impact": "Impact", "matters": "Why it may matter", "wrong": "Wrong if",
+        "no sentence": "no sentence to quote", "refs": LABELS["supporting_refs"], "applies": LABELS["applies_when"],
+        "or": " Or: ", "confidence": LABELS["confidence"], "impact": LABELS["impact"],
+        "matters": LABELS["why_it_matters"], "wrong": LABELS["disconfirm_if"],
         "nothing proposed": "No two passages around this seed share a thread of words in one sense, so the roam "
                             "proposed nothing. A walk that keeps nothing is better than one that keeps filler.",
         "none kept": "No candidate survived the critic this time. The rejections below say why.",
