@@ -88,6 +88,11 @@ class Seed:
     reason: str
     score: float = 0.0
 
+    def as_dict(self) -> dict[str, object]:
+        """The seed as run records, JSON output and `walker seeds` write it."""
+        return {"path": self.path, "proposition": self.proposition, "ref": self.ref, "source": self.source,
+                "reason": self.reason, "score": round(self.score, 4)}
+
 
 @dataclass(frozen=True)
 class Neighbourhood:
@@ -104,8 +109,7 @@ class Neighbourhood:
 
     def as_dict(self) -> dict[str, object]:
         return {
-            "seed": {"path": self.seed.path, "proposition": self.seed.proposition, "ref": self.seed.ref,
-                     "source": self.seed.source, "reason": self.seed.reason},
+            "seed": self.seed.as_dict(),
             "near": [i.as_dict() for i in self.near],
             "middle": [i.as_dict() for i in self.middle],
             "far": [i.as_dict() for i in self.far],

@@ -184,8 +184,7 @@ def seeds(vault: Path, now: str | None, as_json: bool) -> None:
     ws = open_workspace(vault, show_progress=not as_json, index=True)
     found = candidate_seeds(ws.corpus, ws.index, ws.links, parse_now(now), ws.wander_settings)
     if as_json:
-        print_json({source: [{"path": s.path, "proposition": s.proposition, "ref": s.ref, "score": s.score,
-                               "reason": s.reason} for s in items] for source, items in found.items()})
+        print_json({source: [s.as_dict() for s in items] for source, items in found.items()})
         return
     for source, items in found.items():
         click.echo(f"{source} ({len(items)})")

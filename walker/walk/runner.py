@@ -87,7 +87,7 @@ class WalkResult:
         return {
             "walk_id": o.walk_id,
             "dry_run": not self.written,
-            "seed": {"path": o.seed.path, "proposition": o.seed.proposition, "source": o.seed.source},
+            "seed": o.seed.as_dict(),
             "hypotheses": list(o.hypothesis_ids.values()),
             "noteworthy": list(o.noteworthy_ids.values()),
             "candidates": len(o.candidates),
@@ -210,8 +210,7 @@ def _run_record(outcome: WalkOutcome, options: WalkOptions, transcript: list[dic
         "random_seed": options.random_seed,
         "cadence": options.cadence,
         "period": options.period,
-        "seed": {"path": hood.seed.path, "proposition": hood.seed.proposition, "ref": hood.seed.ref,
-                 "source": hood.seed.source, "reason": hood.seed.reason},
+        "seed": hood.seed.as_dict(),
         "neighbourhood": {group: [i.as_dict() for i in getattr(hood, group)] for group in ("near", "middle", "far")}
         | {"hubs": list(hood.hubs), "notes": list(hood.notes)},
         "phases": {
