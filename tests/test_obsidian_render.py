@@ -198,3 +198,44 @@ def test_a_heading_with_an_html_anchor_is_linked_by_its_shown_text():
     assert heading_anchor('PHP Best Practices <a name="php-best-practices"></a>') == "php-best-practices"
     assert heading_anchor("Steam %% note %% time") == "steam-time"
     assert heading_anchor("Heat $Q$ stored[^1]") == "heat-q-stored"
+
+
+# Text made of the marks the rewrite reads, drawn at random (seeded): each shortcut must give what the test it
+# skips gives.
+MARKS = ["[[a]]", "[[b#h|al]]", "![[e]]", "$x$", "$$", "$ y $", "\\$2", "`", "``", "```", "~~~", "#tag", "#", "# ",
+         "> ", "[!note] ", "[^1]", "[^1]: ", "^[in [[l]] x]", "http://x.y/#a", "<b>", "<br>", "<!--", "-->", "%%",
+         "    ", "\t", "- ", "1. ", "!!! note", "??? x", "![a](http://p.png)", "[l](u)", "**", "_", " ", "word", ":",
+         "^", "!", "[", "]", "a#b", "*#t*", "\n", "\n", "\n\n", "\n    ", "\n> ", "\n- ", "\n```\n", " ^id", "中文"]
+
+
+def drawn_texts(count: int = 400, seed: int = 5) -> list[str]:
+    import random
+
+    draw = random.Random(seed)
+    return ["".join(draw.choice(MARKS) for _ in range(draw.randint(1, 40))) for _ in range(count)]
+
+
+def test_the_rewrites_shortcuts_give_what_the_tests_they_skip_give():
+    from walker.corpus.parse import TAG_RE
+    from walker.site.obsidian import _INLINE, _NO_URL, _TAG, _from_starts, _inline_matches, _regions
+
+    tag_before = re.compile(r"(?:(?<=^)|(?<=[\s*_=~]))" + TAG_RE.pattern)  # _TAG as first written
+    for text in drawn_texts():
+        # regions makes only the tests whose mark the text holds
+        assert list(regions(text)) == list(_regions(text.split("\n"), True, True, True)), text
+        for line in [*text.split("\n"), "[[" * 50 + "x", "![[" * 30 + "[x](" * 10]:
+            found = [m.span() for m in _INLINE.finditer(line)]
+            assert [m.span() for m in _inline_matches(line)] == found, line
+            if "://" not in line:  # a match of _INLINE but a URL starts with one of _INLINE_STARTS
+                assert [m.span() for m in _from_starts(line)] == [m.span() for m in _NO_URL.finditer(line)] == found
+            assert [m.span() for m in _TAG.finditer(line)] == [m.span() for m in tag_before.finditer(line)], line
+
+
+def test_a_text_without_a_rewrites_mark_is_kept_as_it_is():
+    from walker.site.links import _outside_code
+
+    def marked(text: str) -> str:
+        return text.replace("[", "{")
+
+    for text in drawn_texts():
+        assert _outside_code(text, marked, "[") == _outside_code(text, marked), text

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from urllib.parse import quote
 
 from markdown import Markdown
@@ -33,6 +33,7 @@ TAG_SEARCH = "Searches this tag in Obsidian"
 PICTURE_SIZE = re.compile(r"\s*([0-9]+)\s*(?:x\s*([0-9]+)\s*)?")
 
 
+@lru_cache(maxsize=1 << 16)  # a note is linked from many pages
 def obsidian_url(vault_name: str, vault_path: str) -> str:
     """Opens a vault file in Obsidian: ``obsidian://open?vault=…&file=…`` with ``/`` encoded."""
     return f"obsidian://open?vault={quote(vault_name, safe='')}&file={quote(vault_path.removesuffix('.md'), safe='')}"
@@ -86,10 +87,13 @@ class SiteLinks:
             if "[" not in text:  # most of a note's text: no link can start here
                 return text
             # Markdown links first: the links written for wikilinks must not be rewritten again.
-            text = MARKDOWN_LINK.sub(lambda m: self._markdown_link(m, vault_source, site_page), text)
+            if "](" in text:
+                text = MARKDOWN_LINK.sub(lambda m: self._markdown_link(m, vault_source, site_page), text)
+            if "[[" not in text:
+                return text
             return WIKILINK.sub(lambda m: self._link(m, vault_source, site_page), text)
 
-        return _outside_code(markdown, rewrite)
+        return _outside_code(markdown, rewrite, "[")
 
     def _markdown_link(self, match: re.Match[str], source: str, page: str) -> str:
         """A relative Markdown link or image in a note, pointed at the site or at Obsidian."""
@@ -166,22 +170,33 @@ class SiteLinks:
 
     def tag_link(self, tag: str) -> str:
         """A ``#tag`` as a link to Obsidian's search for it, as clicking a tag in Obsidian does."""
-        query = quote(f"tag:{tag}", safe="")
-        label = _escape(tag).replace("_", "\\_")  # a_b_c must not read as emphasis
-        return f"[{label}](obsidian://search?vault={quote(self.vault_name, safe='')}&query={query} \"{TAG_SEARCH}\"){{: .tag }}"
+        return _tag_link(self.vault_name, tag)
 
     @staticmethod
     def relative(page: str, target: str) -> str:
         """The link from one site page to another. Both are clean relative paths (walker made them), so
         this is a walk up and down their folders; posixpath.relpath's absolute paths took 1 s a big build.
         MkDocs writes a folder's ``README.md`` as its ``index.html``: a link to the HTML page says so."""
-        if target.rsplit("/", 1)[-1] == "README.html":
-            target = target[: -len("README.html")] + "index.html"
-        start, to = page.split("/")[:-1], target.split("/")
-        common = 0
-        while common < min(len(start), len(to) - 1) and start[common] == to[common]:
-            common += 1
-        return quote("/".join([".."] * (len(start) - common) + to[common:]))
+        return _relative(page[: page.rfind("/") + 1], target)  # the same from every page of a folder
+
+
+@lru_cache(maxsize=1 << 12)  # a vault has few tags, each on many pages
+def _tag_link(vault_name: str, tag: str) -> str:
+    query = quote(f"tag:{tag}", safe="")
+    label = _escape(tag).replace("_", "\\_")  # a_b_c must not read as emphasis
+    return f"[{label}](obsidian://search?vault={quote(vault_name, safe='')}&query={query} \"{TAG_SEARCH}\"){{: .tag }}"
+
+
+@lru_cache(maxsize=1 << 16)
+def _relative(folder: str, target: str) -> str:
+    """``SiteLinks.relative`` from a page in ``folder`` (its path up to and with its last "/")."""
+    if target.rsplit("/", 1)[-1] == "README.html":
+        target = target[: -len("README.html")] + "index.html"
+    start, to = folder.split("/")[:-1], target.split("/")
+    common = 0
+    while common < min(len(start), len(to) - 1) and start[common] == to[common]:
+        common += 1
+    return quote("/".join([".."] * (len(start) - common) + to[common:]))
 
 
 def _find(note: ParsedNote, subpath: str) -> Heading | Block | None:
@@ -245,14 +260,20 @@ def _linkless_lines(markdown: str) -> set[int]:
     return lines
 
 
-def _outside_code(markdown: str, rewrite: Callable[[str], str]) -> str:
+def _outside_code(markdown: str, rewrite: Callable[[str], str], mark: str = "") -> str:
     """Apply ``rewrite`` to every line outside code (fenced, indented, HTML blocks, math) and outside inline
-    code spans."""
+    code spans. ``mark``: what a text must hold for ``rewrite`` to change it (a line without it is kept as it
+    is, and a text without it is returned as it is)."""
+    if mark and mark not in markdown:
+        return markdown
     out = []
     linkless = _linkless_lines(markdown)
     for number, (line, code) in enumerate(regions(markdown)):
-        if code or number in linkless:
+        if code or number in linkless or mark and mark not in line:
             out.append(line)
+            continue
+        if "`" not in line and "[[" not in line:  # no code span and no wikilink: the line is one text
+            out.append(rewrite(line))
             continue
         # A wikilink may hold code in its label ([[Note#`id`|the `id` rules]]): it is taken whole first.
         parts = _CODE_OR_WIKILINK.split(line)

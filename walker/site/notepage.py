@@ -26,7 +26,7 @@ def note_page(root: Path, path: str, page: str, corpus: Corpus, links: SiteLinks
         text = read_note(root, path)
     heading, body, cut = _shown(text, links.tag_link)
     body = "\n".join(filter(None, [heading, body]))
-    body = _outside_code(body, _block_id_to_attribute)
+    body = _outside_code(body, _block_id_to_attribute, "^")
     body = STANDALONE_BLOCK_ID.sub("", body)  # a standalone id under a table: no anchor possible
     body, embeds = _embeds(body, Embedding(root, path, page, corpus, links))
     body = links.convert(body, path, page)
@@ -152,7 +152,7 @@ def inline_block_ids(text: str | None) -> set[str]:
             found.update(m.group(1).lower() for m in BLOCK_ID_AT_END.finditer(line))
         return line
 
-    _outside_code(_shown(text)[1], collect)
+    _outside_code(_shown(text)[1], collect, "^")
     return found
 
 

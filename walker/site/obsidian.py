@@ -49,12 +49,18 @@ _INLINE = re.compile(
     r"|(?P<link>!?\[[^\[\]\n]*\]\([^()\n]*(?:\([^()\n]*\)[^()\n]*)*\))"
     r"|(?P<url><?(?<![A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s<>]*>?)"
 )
+# The same without its URLs, for text with no "://" (most of it): every match of it starts with one of
+# _INLINE_STARTS, so only those places are tried (_INLINE tries a URL at every word, and backs off each one).
+_NO_URL = re.compile(_INLINE.pattern[: _INLINE.pattern.index("|(?P<url>")])
+_INLINE_STARTS = re.compile(r"[!\[$^]")
 # A tag starts a text run: at the start, after whitespace or an emphasis mark (**#tag**), never after a
 # letter (foo#bar), "(", "/" (a URL) or "&" (an entity).
-_TAG = re.compile(r"(?:(?<=^)|(?<=[\s*_=~]))" + TAG_RE.pattern)
+# Written "#" first, so a text is searched for its "#" and only those are tried.
+_TAG = re.compile(r"#(?:(?<=^#)|(?<=[\s*_=~]#))" + TAG_RE.pattern.removeprefix("#"))
 # Where Python-Markdown reads a "#" as a heading that Obsidian reads as text (#tag, #1984): the start of a
 # line or of a quote's or a list item's content, the "#" not followed by a space.
 _NOT_A_HEADING = re.compile(r"^((?:[ \t]*>)*[ \t]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?)#(?=#*[^\s#])")
+_HEADING = re.compile(r"#{1,6}(?:[ \t]|$)")
 CALLOUT_DEPTH = 8  # callouts nested deeper than this are shown as the quotes they are
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 # Obsidian's callout types and their aliases, as Material for MkDocs names its admonitions.
@@ -76,15 +82,26 @@ def regions(markdown: str) -> Iterator[tuple[str, bool]]:
     fence or with the quote or admonition holding it. The body of an admonition (``!!! note``, written for
     a callout) is indented four spaces a level; it is read as if it were not.
     """
+    lines = markdown.split("\n")
+    fences = "```" in markdown or "~~~" in markdown
+    indents = markdown.startswith(("    ", "\t")) or "\n    " in markdown or "\n\t" in markdown
+    if not fences and not indents:
+        return iter([(line, False) for line in lines])  # no fence and no indented line: no code
+    return _regions(lines, fences, indents, "!!!" in markdown or "???" in markdown)
+
+
+def _regions(lines: list[str], fences: bool, indents: bool, admonitions: bool) -> Iterator[tuple[str, bool]]:
+    """``regions`` of the lines of a text, told whether it holds a fence's mark, a line indented as code would
+    be, and an admonition's mark: a test whose mark the text does not hold is never made."""
     fence: tuple[str, int, int] | None = None  # marker, quote depth, admonition level of the open fence
-    previous_blank, in_list, in_indented = True, False, False
+    previous_blank, in_list, in_indented, indented = True, False, False, False
     levels = [0]  # the body indentation of each admonition open here
-    for line in markdown.split("\n"):
+    for line in lines:
         blank = not line.strip()
-        if not blank:
+        if levels[-1] and not blank:
             while levels[-1] and not line.startswith(" " * levels[-1]):
                 levels.pop()
-        text = line[levels[-1]:]
+        text = line[levels[-1]:] if levels[-1] else line
         if fence:
             marker, depth, level = fence
             found, rest = _unquote(text, depth)
@@ -95,24 +112,24 @@ def regions(markdown: str) -> Iterator[tuple[str, bool]]:
                 yield line, True
                 continue
             fence = None  # the quote or admonition holding the fence ended: so did the fence
-        indented = text.startswith(("    ", "\t"))
-        if indented and not blank and not in_list and (previous_blank or in_indented):
-            in_indented = True
-            yield line, True
-            previous_blank = False
-            continue
-        depth, rest = _unquote(text)
-        if opened := FENCE.match(rest):
-            fence = (opened.group(1), depth, levels[-1])
-            yield line, True
-            continue
+        if indents:  # else no line is indented, and whether one is in a list never matters
+            indented = text.startswith(("    ", "\t"))
+            if indented and not blank and not in_list and (previous_blank or in_indented):
+                in_indented = True
+                yield line, True
+                previous_blank = False
+                continue
+        if fences and ("```" in text or "~~~" in text):  # what a fence opens with, after any quote markers
+            depth, rest = _unquote(text)
+            if opened := FENCE.match(rest):
+                fence = (opened.group(1), depth, levels[-1])
+                yield line, True
+                continue
         if not blank:
             in_indented = False
-            if LIST_ITEM.match(text):
-                in_list = True
-            elif not indented:
-                in_list = False
-            if admonition := ADMONITION.match(text):
+            if indents:  # a list item opens a list; a line not indented under it ends it
+                in_list = LIST_ITEM.match(text) is not None or indented and in_list
+            if admonitions and (admonition := ADMONITION.match(text)):
                 levels.append(levels[-1] + len(admonition.group(1)) + 4)
                 previous_blank, in_list = True, False
                 yield line, False
@@ -203,21 +220,30 @@ class _Shower:
         seen_h1 = titled
         previous = ""
         lines = list(regions(markdown))
+        add, list_item = out.append, LIST_ITEM.match
         at = 0
         while at < len(lines):
             line, code = lines[at]
             at += 1
-            if not code or closer:  # a comment hides the code inside it too
+            # A comment hides the code inside it too.
+            if closer or not code and ("%%" in line or "<!--" in line):
                 visible, closer = _without_comments(line, closer)
                 if visible is None:
                     continue
                 line = visible
             if code:
-                out.append(line)
+                add(line)
                 previous = line
                 continue
-            indent = line[: len(line) - len(line.lstrip(" \t"))]
-            quotes, rest = _unquote(line[len(indent):])
+            rest = line.lstrip(" \t")
+            if not rest:  # a blank line: nothing in it to show otherwise
+                add(line)
+                previous = line
+                continue
+            indent = line[: len(line) - len(rest)]
+            quotes = 0
+            if rest.startswith(">"):
+                quotes, rest = _unquote(rest)
             if quotes and depth < CALLOUT_DEPTH and (callout := CALLOUT.match(rest)):
                 at = self._callout(callout, lines, at, indent, quotes, depth, out)
                 previous = ""
@@ -226,38 +252,40 @@ class _Shower:
                 at = self._math_block(line, lines, at, end, out)
                 previous = ""
                 continue
-            if depth == 0 and not indent and not quotes and (definition := FOOTNOTE_DEFINITION.match(line)):
+            if depth == 0 and line.startswith("[^") and (definition := FOOTNOTE_DEFINITION.match(line)):
                 at = self._definition(definition, lines, at)
                 continue
-            heading = re.match(r"#{1,6}(?:[ \t]|$)", rest) is not None
+            heading = rest.startswith("#") and _HEADING.match(rest) is not None
             if line.startswith("# "):
                 if seen_h1:
                     line = "#" + line  # one H1 a page: later ones read as sections
                 seen_h1 = True
-            if LIST_ITEM.match(line) and previous.strip() and not LIST_ITEM.match(previous) \
+            if list_item(line) and previous.strip() and not list_item(previous) \
                     and not previous.startswith((" ", "\t", ">", "|")):
-                out.append("")  # Obsidian starts a list right after a paragraph line; Python-Markdown needs a blank line
-            elif previous.strip() and (heading and not indent and not quotes or line.startswith(">")
-                                       and not previous.lstrip().startswith(">")
-                                       and (LIST_ITEM.match(previous) or previous.startswith((" ", "\t")))):
-                out.append("")  # a heading or a quote ends a list in Obsidian; Python-Markdown would nest it
+                add("")  # Obsidian starts a list right after a paragraph line; Python-Markdown needs a blank line
+            elif (heading and not indent and not quotes or line.startswith(">") and not previous.lstrip().startswith(">")
+                  and (list_item(previous) or previous.startswith((" ", "\t")))) and previous.strip():
+                add("")  # a heading or a quote ends a list in Obsidian; Python-Markdown would nest it
             line = self.inline(line, heading)
-            out.append(line)
+            add(line)
             previous = line
         return out
 
     def inline(self, line: str, heading: bool = False) -> str:
         """The line's inline text as Obsidian shows it; code spans stay as written."""
-        spans, pieces, at = _CodeSpans(line), [], 0
-        while at < len(line):
-            span = spans.next(at)
-            end = span[0] if span else len(line)
-            pieces.append(self._text(line[at:end], heading))
-            if span:
-                pieces.append(line[span[0]:span[1]])
-            at = span[1] if span else len(line)
-        shown = "".join(pieces)
-        if not heading:
+        if "`" not in line:  # no code span: the line is one text
+            shown = self._text(line, heading)
+        else:
+            spans, pieces, at = _CodeSpans(line), [], 0
+            while at < len(line):
+                span = spans.next(at)
+                end = span[0] if span else len(line)
+                pieces.append(self._text(line[at:end], heading))
+                if span:
+                    pieces.append(line[span[0]:span[1]])
+                at = span[1] if span else len(line)
+            shown = "".join(pieces)
+        if not heading and "#" in shown:
             shown = _NOT_A_HEADING.sub(r"\1\\#", shown)
         return shown
 
@@ -265,11 +293,12 @@ class _Shower:
         """Text outside code spans: HTML to its text, math to code, footnote marks to links, tags."""
         if "<" in text:
             text = HTML_TAG.sub("", LINE_BREAK.sub(" ", SCRIPT.sub("", text)))
-        text = REMOTE_PICTURE.sub(lambda m: f"[Picture (online): {m.group(1) or m.group(2)}]({m.group(2)})", text)
-        if not any(c in text for c in "[$#^:"):
-            return text
+        if "![" in text:
+            text = REMOTE_PICTURE.sub(lambda m: f"[Picture (online): {m.group(1) or m.group(2)}]({m.group(2)})", text)
+        if "[" not in text and "$" not in text and "://" not in text:
+            return self._tags(text, heading)  # nothing to take whole: each match needs one of these
         out, at = [], 0
-        for match in _INLINE.finditer(text):
+        for match in _inline_matches(text):
             out.append(self._tags(text[at:match.start()], heading))
             out.append(self._taken(match, heading))
             at = match.end()
@@ -400,6 +429,27 @@ class _Shower:
         if after:
             out += [f"{lead}{self.inline(after)}", lead.rstrip()]
         return at
+
+
+def _inline_matches(text: str) -> Iterator[re.Match[str]]:
+    """``_INLINE.finditer(text)``, found the quickest way for the text."""
+    if "://" in text:
+        return _INLINE.finditer(text)
+    if 4 * text.count("[") > len(text):  # brackets all along ("[[[[…"): the regex's own scan is quicker
+        return _NO_URL.finditer(text)
+    return _from_starts(text)
+
+
+def _from_starts(text: str) -> Iterator[re.Match[str]]:
+    """``_NO_URL.finditer(text)``, leftmost first, each tried only where a match can start (a lookbehind
+    still sees the text before it)."""
+    at = 0
+    while start := _INLINE_STARTS.search(text, at):
+        if match := _NO_URL.match(text, start.start()):
+            yield match
+            at = match.end()
+        else:
+            at = start.start() + 1
 
 
 def _without_comments(line: str, closer: str | None) -> tuple[str | None, str | None]:

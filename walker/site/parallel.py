@@ -11,6 +11,7 @@ renders those pages itself. The result is JSON: data only, so the file can never
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import os
@@ -61,9 +62,11 @@ class SplitRender:
         handle, name = tempfile.mkstemp(prefix="walker-render-", suffix=".json")
         os.close(handle)
         self.result = Path(name)
+        gc.freeze()  # the child's collector never walks (and so copies) the objects it shares with this process
         child = os.fork()
         if child == 0:
             _render_and_exit(for_child, config, files, self.result)
+        gc.unfreeze()
         self.child = child
         for file in for_child:
             page = file.page
