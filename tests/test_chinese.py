@@ -120,6 +120,14 @@ def test_the_reports_of_a_chinese_vault_are_written_in_chinese(walked_zh):
         headings = [line for line in text.splitlines() if line.startswith("## ")]
         assert headings[:4] == ["## 种子", "## 清点", "## 候选联系", "## 批评者的否决"], report.name
         assert "出自" in text and "这次散步读了种子周围的" in text and "Notes for review" not in text
+        # The critic's and the score's reasons, the far notes' reasons, the picture and the lines cited: Chinese too.
+        for english in ("a reader finds", "links away", "weighted by", "The walk from", "line ", "mentioned in"):
+            assert english not in text, (report.name, english)
+        picture = report.with_suffix(".svg").read_text(encoding="utf-8")
+        assert "从" in picture and "numbered lines" not in picture and ">near<" not in picture
+    rejections = "".join(r.read_text(encoding="utf-8").split("## 批评者的否决")[1]
+                         for r in (walked_zh / "walks" / "reports").glob("*.md"))
+    assert "读者觉得这类配对有用的可能性是" in rejections  # the score's reason, with what counts against the pair
 
 
 def test_a_link_to_lines_of_a_chinese_note_names_them_in_chinese():

@@ -1,6 +1,7 @@
 """Walk quality: the traps planted in sample-vault/, what a thread is (the subject of both passages, weighed against
 the notes of each note's genre), pairs the vault already explains, and the one score that decides what a walk keeps."""
 
+import math
 import re
 
 import pytest
@@ -102,3 +103,21 @@ def test_the_score_says_why_a_pair_falls_short():
                       question=0.0, coherence=0.9)
     assert score(weak) < KEEP <= score(strong)
     assert "differ in meaning" in explain(weak) or "already joins" in explain(weak)
+
+
+def test_a_reason_against_a_pair_says_which_side_of_a_signal_counted():
+    """The fitted weight of a signal may be below zero (rare shared words, a note joining both): the reason then
+    reads the value as it is, never as its opposite ("the shared words are common" of words found in two notes)."""
+    from walker.walk.scorer import MODELS
+
+    model = MODELS["plain"]
+    negative = [name for name, weight in model["weight"].items() if weight < 0]
+    assert negative, "no signal has a weight below zero: nothing to check"
+    values = {name: model["mean"][name] for name in model["mean"]}
+    for name in negative:  # high on this one signal, average on the rest: it alone counts against the pair
+        high = dict(values, **{name: model["mean"][name] + 2 * model["scale"][name]})
+        if name == "specific":
+            high[name] = math.expm1(high[name])  # the model reads it on a log scale
+        reason = explain(Evidence(**high))
+        assert "common in the vault" not in reason and "no note links both" not in reason, (name, reason)
+    assert "共同的词" in explain(Evidence(**dict(values, specific=math.expm1(3.0))), "zh")

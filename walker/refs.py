@@ -79,11 +79,12 @@ def note_link(path: str) -> str:
     return f"[[{stem}|{stem.rsplit('/', 1)[-1]}]]"
 
 
-def ref_link(ref: str) -> str:
+def ref_link(ref: str, chinese: bool | None = None) -> str:
     """A ref as one wikilink Obsidian resolves, fit to be the whole value of a property: the note by its
     path, the heading or block the ref names as the subpath, and its title (› the place) shown. A line
-    range, which no link can open, links the note and names the lines in the text shown. A path no
-    wikilink can hold (``#``, ``|``, ``%%``, ``[[`` or ``]]`` in it) stays the plain ref."""
+    range, which no link can open, links the note and names the lines in the text shown, in Chinese when
+    ``chinese`` says so (by default, when the title is Chinese). A path no wikilink can hold (``#``, ``|``,
+    ``%%``, ``[[`` or ``]]`` in it) stays the plain ref."""
     parsed = Ref.parse(ref)
     stem, title = parsed.path.removesuffix(".md"), parsed.title
     if _UNLINKABLE.search(stem):
@@ -91,7 +92,7 @@ def ref_link(ref: str) -> str:
     subpath, place = "", ""
     if (lines := parsed.lines) is not None:
         first, last = lines
-        if is_chinese(title):  # the lines named in the title's language
+        if is_chinese(title) if chinese is None else chinese:
             return f"[[{stem}|{_link_text(title)}，第 {first}" + ("" if first == last else f"–{last}") + " 行]]"
         return f"[[{stem}|{_link_text(title)}, " + (f"line {first}]]" if first == last else f"lines {first}–{last}]]")
     if (block := parsed.block) is not None:

@@ -22,7 +22,9 @@ from walker.refs import note_link, ref_link
 from walker.walk.candidate import Candidate
 from walker.walk.critic import Verdict
 from walker.walk.engines.base import InventoryEntry
-from walker.wander import Neighbourhood
+from walker.walk.evidence import Evidence
+from walker.walk.scorer import KEEP, explain
+from walker.wander import Item, Neighbourhood
 from walker.words import is_chinese
 
 # The report's own words, in each language it is written in: Chinese when its seed is (``language``).
@@ -53,6 +55,12 @@ WORDS: dict[str, dict[str, str]] = {
         "recent": "a topic from recent notes", "revisited": "a topic revisited from different angles",
         "open-question": "an open question", "forgotten": "a forgotten note", "given": "named by you",
         "given-text": "your own words", "rewrite": "a noteworthy entry you asked to rewrite",
+        "picture": "The walk from {seed}: {near} near, {middle} middle and {far} far notes; {kept} of {total} bridges "
+                   "kept",
+        "picture title": "Walk {walk} from {seed}",
+        "legend": "numbered lines: hypotheses kept, in the order of the report · dashed: rejected · blue near · "
+                  "green middle · purple far",
+        "ring near": "near", "ring middle": "middle", "ring far": "far", "item": "({terms}): {said}", "list": ", ",
     },
     "zh": {
         "heading": "{day}的散步（第 {number} 次），从{seed}出发", "seed": "种子", "inventory": "清点",
@@ -77,7 +85,37 @@ WORDS: dict[str, dict[str, str]] = {
         "recent": "最近笔记里的话题", "revisited": "从不同角度反复谈到的话题", "open-question": "一个悬而未决的问题",
         "forgotten": "一篇被遗忘的笔记", "given": "你指定的笔记", "given-text": "你自己的话",
         "rewrite": "你要求改写的值得一看条目",
+        "low": "低", "medium": "中", "high": "高", "add": "增补", "rewrite impact": "改写",
+        "not connected": "与种子不相连", "links away": "相隔 {distance} 个链接", "draw thread": "共同的罕见词：{terms}",
+        "no rare words": "没有共同的罕见词", "both linked": "两者都链接了{via}", "linked directly": "直接链接",
+        "similarity": "相似度 {similarity:.2f}",
+        "picture": "从{seed}出发的散步：近 {near} 篇、中 {middle} 篇、远 {far} 篇笔记；{total} 座桥保留了 {kept} 座",
+        "picture title": "从{seed}出发的散步 {walk}",
+        "legend": "带编号的线：保留的假设，顺序同报告 · 虚线：被否决 · 蓝：近 · 绿：中 · 紫：远",
+        "ring near": "近", "ring middle": "中", "ring far": "远", "item": "（{terms}）：{said}", "list": "、",
+        "below the floor": "读者觉得这类配对有用的可能性是 {score:.2f}；一次散步只保留 {keep} 及以上的配对（{why}）",
     },
+}
+# What each of the critic's rules says when it rejects a candidate, in Chinese; an English report gives each
+# rejection's own reason (its details are English sentences).
+RULES_ZH = {
+    "no-refs": "没有引用任何出处",
+    "refs-not-retrieved": "引用了这次散步没有读到的笔记",
+    "refs-unresolved": "有出处在笔记库里打不开",
+    "no-falsifiable-disconfirm": "“如果这样就是错的”没有写出一个能证明它错的观察",
+    "applies-when-vague": "“适用于”说得太笼统，说不出是什么时候",
+    "sensitive-attribute": "推断了某个人的健康、身心、性别、年龄、出身或信仰",
+    "single-source": "只凭一篇笔记下结论",
+    "restates-existing": "只是复述了一篇已有的笔记，没有加上别处的内容",
+    "facts-absent-from-refs": "说了出处里没有的事实",
+    "impact-unjustified": "作用或把握没有写清楚",
+    "unfalsifiable-claim": "说法无法检验",
+    "duplicate-of-pool": "和已有的假设重复",
+    "ungrounded": "没有什么把两段话连起来：没有同义的词，没有共同的笔记，意思也不相近",
+    "homonym": "共同的词在两处是不同的意思",
+    "repeated-text": "两段话几乎一字不差：是在笔记之间复制的文字",
+    "same-refs-in-walk": "和这次散步的另一个候选引用了同样的段落",
+    "engine-critic": "模型的批评者没有保留它",
 }
 def language(outcome: WalkOutcome) -> str:
     """The report's language: Chinese when the seed's proposition is, else English."""
@@ -127,8 +165,9 @@ def render_report(outcome: WalkOutcome) -> str:
         f"![[{outcome.walk_id}.svg|{_picture_words(outcome)}]]",
         f"## {words['seed']}",
         f"> {seed.proposition}",
-        words["from"].format(link=ref_link(seed.ref), source=source)
-        + (words["reason"].format(reason=seed.reason) if seed.reason else words["end"]),
+        words["from"].format(link=ref_link(seed.ref, words is WORDS["zh"]), source=source)
+        # The seed's reason is an English sentence of counts: a Chinese report names its source only.
+        + (words["reason"].format(reason=seed.reason) if seed.reason and words is WORDS["en"] else words["end"]),
         f"## {words['inventory']}",
         _inventory(outcome, words),
         f"## {words['candidates']}",
@@ -151,17 +190,30 @@ def _inventory(outcome: WalkOutcome, words: dict[str, str]) -> str:
             continue
         lines += [f"**{words['group ' + group]}**", ""]
         for entry in entries:
-            terms = ", ".join(entry.key_terms[:4])
             said = f"“{entry.sentence}”" if entry.sentence else f"*{words['no sentence']}*"
-            line = f"- {ref_link(entry.sentence_ref)} ({terms}): {said}"
+            line = f"- {ref_link(entry.sentence_ref, words is WORDS['zh'])} " + words["item"].format(
+                terms=words["list"].join(entry.key_terms[:4]), said=said)
             item = items.get(entry.path)
             if group == "far" and item is not None:
-                line += f" *{item.reason}*"
+                line += f" *{_reason(item, words)}*"
             lines.append(line)
         lines.append("")
     for message in outcome.neighbourhood.notes:
         lines.append(f"*{message}.*")
     return "\n".join(lines).strip()
+
+
+def _reason(item: Item, words: dict[str, str]) -> str:
+    """Why a note was retrieved: in English the retrieval's own sentence; in Chinese, from its facts (how far it
+    is from the seed, and how close to it, or for a far note the rare words it shares with the seed)."""
+    if words is WORDS["en"]:
+        return item.reason
+    where = words["not connected"] if item.distance is None else words["linked directly"] if item.distance == 1 \
+        else words["links away"].format(distance=item.distance)
+    if item.group != "far":
+        return f"{where}；" + words["similarity"].format(similarity=item.similarity)
+    shared = words["draw thread"].format(terms="、".join(item.rare_terms)) if item.rare_terms else words["no rare words"]
+    return "；".join([where, shared] + ([words["both linked"].format(via=_note_name(item.via))] if item.via else []))
 
 
 def _survivors(outcome: WalkOutcome, words: dict[str, str]) -> str:
@@ -188,9 +240,10 @@ def _survivor(number: int, c: Candidate, hyp_id: str, words: dict[str, str]) -> 
         "",
         f"> {c.claim}",
         "",
-        f"- **{words['refs']}**: " + " · ".join(ref_link(r) for r in c.supporting_refs),
+        f"- **{words['refs']}**: " + " · ".join(ref_link(r, words is WORDS["zh"]) for r in c.supporting_refs),
         f"- **{words['applies']}**: " + words["or"].join(c.applies_when),
-        f"- **{words['confidence']}**: {c.confidence} · **{words['impact']}**: {c.impact} ({c.impact_reason})",
+        f"- **{words['confidence']}**: {words.get(c.confidence, c.confidence)} · **{words['impact']}**: "
+        f"{words.get(c.impact + ' impact', words.get(c.impact, c.impact))} ({c.impact_reason})",
         f"- **{words['matters']}**: {c.why_it_matters}",
         f"- **{words['wrong']}**: " + words["or"].join(c.disconfirm_if),
     ])
@@ -207,11 +260,24 @@ def _rejections(outcome: WalkOutcome, words: dict[str, str]) -> str:
         if verdict.rules == ("beyond-the-few",):
             spare.append(title)
             continue
-        reasons = "; ".join(f"**{rule}**: {reason}" for rule, reason in zip(verdict.rules, verdict.reasons))
-        rows.append(f"- *{title}*. {reasons}")
+        if words is WORDS["zh"]:
+            reasons = "；".join(f"**{rule}**：{_rule_zh(rule, candidate)}" for rule in verdict.rules)
+            rows.append(f"- *{title}*：{reasons}。")
+        else:
+            reasons = "; ".join(f"**{rule}**: {reason}" for rule, reason in zip(verdict.rules, verdict.reasons))
+            rows.append(f"- *{title}*. {reasons}")
     if spare:
         rows.append("- " + words["spare"].format(titles=", ".join(spare)))
     return "\n".join(rows) if rows else words["none rejected"]
+
+
+def _rule_zh(rule: str, candidate: Candidate) -> str:
+    grounding = candidate.grounding or {}
+    if rule == "below-the-floor" and "evidence" in grounding:
+        evidence = Evidence.of(grounding["evidence"])
+        return WORDS["zh"]["below the floor"].format(score=grounding.get("score", 0.0), keep=KEEP,
+                                                    why=explain(evidence, "zh"))
+    return RULES_ZH.get(rule, rule)
 
 
 def _noteworthy(outcome: WalkOutcome, words: dict[str, str]) -> str:
@@ -248,13 +314,13 @@ def render_picture(outcome: WalkOutcome) -> str:
     """An SVG of the walk: rings for the groups, a dot per item, the surviving bridges drawn."""
     width, height = 980, 760
     centre_x, centre = width / 2, height / 2
-    hood = outcome.neighbourhood
+    hood, words = outcome.neighbourhood, WORDS[language(outcome)]
     position: dict[str, tuple[float, float]] = {hood.seed.path: (centre_x, centre)}
     shapes: list[str] = []
     for group, radius in RINGS.items():
         shapes.append(f'<circle cx="{centre_x}" cy="{centre}" r="{radius}" fill="none" stroke="#d8d2c4" '
                       f'stroke-dasharray="4 5"/>')
-        shapes.append(f'<text x="{centre_x}" y="{centre - radius - 6}" text-anchor="middle" class="ring">{group}</text>')
+        shapes.append(f'<text x="{centre_x}" y="{centre - radius - 6}" text-anchor="middle" class="ring">{words["ring " + group]}</text>')
     for offset, group in enumerate(RINGS):
         items = getattr(hood, group)
         for i, item in enumerate(items):
@@ -269,7 +335,7 @@ def render_picture(outcome: WalkOutcome) -> str:
     labels.boxes.append((centre_x - 13, centre - 13, centre_x + 13, centre + 13))  # the seed's own, bigger dot
     labels.take(centre_x, centre + 32, _short(seed_title, 30), "middle", 22)
     for group, radius in RINGS.items():
-        labels.take(centre_x, centre - radius - 6, group, "middle", 16)
+        labels.take(centre_x, centre - radius - 6, words["ring " + group], "middle", 16)
     shapes += _bridge_lines(outcome, position, labels)
     for group in RINGS:
         for item in getattr(hood, group):
@@ -278,18 +344,17 @@ def render_picture(outcome: WalkOutcome) -> str:
             lx, ly, anchor = labels.place(x, y, _short(title, 20), prefer_right=x >= centre_x - 1)
             # One group per note, named by its path: the review site makes it a link to the note's page.
             shapes.append(f'<g class="node" data-note="{escape(item.path)}">'
-                          f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="{COLOURS[group]}"><title>{escape(item.reason)}</title></circle>'
+                          f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6" fill="{COLOURS[group]}"><title>{escape(_reason(item, words))}</title></circle>'
                           f'<text x="{lx:.1f}" y="{ly:.1f}" text-anchor="{anchor}"><title>{escape(title)}</title>'
                           f'{escape(_short(title, 20))}</text></g>')
     shapes.append(f'<g class="node" data-note="{escape(hood.seed.path)}">'
                   f'<circle cx="{centre_x}" cy="{centre}" r="13" fill="{COLOURS["seed"]}"/>'
                   f'<text x="{centre_x}" y="{centre + 32}" text-anchor="middle" class="seed">{escape(_short(seed_title, 30))}</text></g>')
-    legend = (f'<text x="16" y="{height - 16}" class="legend">numbered lines: hypotheses kept, in the order of the '
-              f'report · dashed: rejected · blue near · green middle · purple far</text>')
+    legend = f'<text x="16" y="{height - 16}" class="legend">{escape(words["legend"])}</text>'
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
         f'font-family="system-ui, -apple-system, Segoe UI, sans-serif" font-size="19" role="img">\n'
-        f'<title>Walk {escape(outcome.walk_id)} from {escape(seed_title)}</title>\n'
+        f'<title>{escape(words["picture title"].format(walk=outcome.walk_id, seed=seed_title))}</title>\n'
         f'<desc>{escape(_picture_words(outcome))}</desc>\n'
         '<style>text{fill:#2d2a26} .ring{fill:#7a7366;font-size:16px;letter-spacing:.08em} '
         '.seed{font-weight:600;font-size:22px} .legend{fill:#5f594f;font-size:16px} .back{fill:#fbf8f1} '
@@ -376,9 +441,10 @@ def _bridge_lines(outcome: WalkOutcome, position: dict[str, tuple[float, float]]
 def _picture_words(outcome: WalkOutcome) -> str:
     """What the picture shows, in words: its alt text and description."""
     hood = outcome.neighbourhood
-    words = (f"The walk from {_note_name(hood.seed.path)}: {len(hood.near)} near, {len(hood.middle)} middle and "
-             f"{len(hood.far)} far notes; {len(outcome.hypothesis_ids)} of {len(outcome.candidates)} bridges kept")
-    return re.sub(r"[\[\]|]", " ", words)
+    said = WORDS[language(outcome)]["picture"].format(
+        seed=_note_name(hood.seed.path), near=len(hood.near), middle=len(hood.middle), far=len(hood.far),
+        kept=len(outcome.hypothesis_ids), total=len(outcome.candidates))
+    return re.sub(r"[\[\]|]", " ", said)
 
 
 def _note_name(path: str) -> str:

@@ -37,18 +37,38 @@ MODELS: dict[str, dict[str, dict[str, float]]] = {"plain": {
 }}
 # MODEL END
 
-# How each signal is read by a person when it counts against a pair.
-_AGAINST = {
-    "specific": "the shared words are common in the vault or in these notes' genre",
-    "salience": "neither note is much about the shared words",
-    "context": "the passages differ in meaning once the shared words are left out",
-    "topic": "the notes differ in meaning once the shared words are left out",
-    "phrase": "the passages share no phrase, only single words",
-    "joined": "a note both link to already joins them",
-    "apart": "the notes sit in folders of one subject",
-    "question": "neither passage asks a question",
-    "coherence": "the notes that use the shared words are about unrelated things",
-    "meaning": "the passages say different things",
+# How a person reads each signal's value, low and high, in each language the walk writes in: a signal counts
+# against a pair from whichever side of its mean the fitted weight says (rare shared words count against it when
+# the fit gave them a weight below zero).
+_READ: dict[str, dict[str, tuple[str, str]]] = {
+    "en": {
+        "specific": ("the shared words are common in the vault or in these notes' genre",
+                     "the shared words are rare even in these notes' genre, and pairs like that were seldom useful"),
+        "salience": ("neither note is much about the shared words", "both notes are mostly about the shared words"),
+        "context": ("the passages differ in meaning once the shared words are left out",
+                    "the passages say much the same once the shared words are left out"),
+        "topic": ("the notes differ in meaning once the shared words are left out",
+                  "the notes are about one thing even without the shared words"),
+        "phrase": ("the passages share no phrase, only single words", "the passages share a phrase"),
+        "joined": ("no note links both", "a note both link to already joins them"),
+        "apart": ("the notes sit in folders of one subject", "the notes sit in subjects far apart"),
+        "question": ("neither passage asks a question", "one passage asks a question"),
+        "coherence": ("the notes that use the shared words are about unrelated things",
+                      "the notes that use the shared words are all about one thing"),
+        "meaning": ("the passages say different things", "the passages say nearly the same thing"),
+    },
+    "zh": {
+        "specific": ("共同的词在整个笔记库或这类笔记里很常见", "共同的词即使在这类笔记里也很少见，这样的配对很少有用"),
+        "salience": ("两篇笔记都不怎么谈这些共同的词", "两篇笔记几乎都在谈这些共同的词"),
+        "context": ("去掉共同的词以后，两段话的意思相差很远", "去掉共同的词以后，两段话说的差不多"),
+        "topic": ("去掉共同的词以后，两篇笔记的意思相差很远", "即使去掉共同的词，两篇笔记也在谈同一件事"),
+        "phrase": ("两段话只共用单个的词，没有共同的短语", "两段话共用一个短语"),
+        "joined": ("没有笔记同时链接两者", "已经有一篇两者都链接的笔记把它们连在一起"),
+        "apart": ("两篇笔记在同一主题的文件夹里", "两篇笔记的主题相距很远"),
+        "question": ("两段话都没有提问", "其中一段话在提问"),
+        "coherence": ("用到这些共同词的笔记各谈各的", "用到这些共同词的笔记都在谈同一件事"),
+        "meaning": ("两段话说的是不同的事", "两段话说的几乎是同一件事"),
+    },
 }
 
 
@@ -76,8 +96,11 @@ def score(evidence: Evidence) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, total))))
 
 
-def explain(evidence: Evidence) -> str:
-    """The two signals that count most against the pair, in words."""
+def explain(evidence: Evidence, language: str = "en") -> str:
+    """The two signals that count most against the pair, in words of ``language`` ("en" or "zh")."""
+    model, values = MODELS[model_name(evidence)], features(evidence)
     terms = sorted(_terms(evidence).items(), key=lambda kv: kv[1])
-    against = [_AGAINST[name] for name, value in terms[:2] if value < 0]
-    return "; ".join(against) or "no signal is strong enough"
+    read = _READ[language]
+    against = [read[name][1 if values[name] > model["mean"][name] else 0] for name, value in terms[:2] if value < 0]
+    return ("；" if language == "zh" else "; ").join(against) or \
+        ("没有哪个信号足够强" if language == "zh" else "no signal is strong enough")
