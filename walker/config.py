@@ -43,7 +43,8 @@ TABLES: dict[str, tuple[str, ...]] = {
     "walk": ("engine", "max_hypotheses", "expires_after_walks"),
     "run": ("site_dir",),
     "surface": ("enabled", "match_auto", "match_pull", "applies", "never", "ignores_to_mute"),
-    "engine.llm": ("base_url", "model", "api_key_env", "timeout", "temperature", "max_tokens", "retries", "backoff"),
+    "engine.llm": ("base_url", "model", "api_key_env", "timeout", "temperature", "max_tokens", "context", "retries",
+                   "backoff", "structured"),
 }
 _NOT_SETTINGS = ("extra", "warnings")  # fields of Settings that no walker.toml key, variable or flag sets
 KEYS = tuple(f.name for f in dataclasses.fields(Settings) if f.name not in _NOT_SETTINGS)  # above any [table]
@@ -353,9 +354,11 @@ DEFAULT_CONFIG = """\
 # api_key_env = ""         # the NAME of the variable holding the key (never the key itself)
 # timeout = 120.0          # seconds per request
 # temperature = 0.4
-# max_tokens = 2000
+# max_tokens = 4000        # the longest answer asked for; each prompt is sized to it
+# context = 8192           # the model's context window in tokens: the server's own (llama.cpp -c, Ollama num_ctx)
 # retries = 3              # on 429 and 5xx, with exponential backoff
 # backoff = 1.0            # seconds before the first retry
+# structured = "auto"      # answers in their JSON schema: auto (found once), json_schema, json_object or none
 """
 
 
