@@ -24,8 +24,8 @@ from walker.pool.store import PoolStore
 from walker.walk.candidate import Candidate, hypothesis_record
 from walker.walk.engines.llm import CRITIQUE, _models
 
-_, _, answer = _models()
-kept = {"candidate": 0, "claim": "A starter and a queue fail alike.", "supporting_refs": ["A.md", "B.md"],
+_, _, answer = _models(1, 1, 1)
+kept = {"candidate": 0, "claim": "A starter and a queue fail alike.", "connects": [0, 1],
         "confidence": "low", "impact": "add", "applies_when": ["a"], "never_applies_when": ["n"],
         "disconfirm_if": ["d"], "counterexample": "A starter fed slowly still collapses."}
 try:
@@ -34,7 +34,8 @@ try:
 except ValueError:
     refused = True
 (said,) = answer.model_validate({"hypotheses": [kept]}).hypotheses
-candidate = Candidate.proposing(said.model_dump(exclude={"candidate"}), title="A ↔ B")  # as the engine makes it
+candidate = Candidate.proposing({**said.model_dump(exclude={"candidate", "connects"}), "supporting_refs": ["A.md", "B.md"]},
+                               title="A ↔ B")  # as the engine makes it
 record = hypothesis_record(candidate, id="hyp-2026-12-01-001", created="2026-12-01", seed="s", walk_id="w",
                            engine="llm", expires_after_walks=12)
 PoolStore(Path(sys.argv[1])).write_record("active", record)
