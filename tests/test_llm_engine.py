@@ -455,3 +455,22 @@ def test_a_model_asked_in_words_only_has_its_long_answer_cut_to_the_bounds(vault
     assert all("response_format" not in r["body"] for r in model.requests)
     report = next((vault / "walks" / "reports").glob("*.md")).read_text()
     assert "word " * 28 in report and "word " * 29 not in report  # 140 characters at most
+
+
+def test_the_readmes_model_lines_pasted_into_a_fresh_walker_toml_are_read(tmp_path):
+    from pathlib import Path
+
+    from walker.config import load_settings
+    from walker.walk.engines.llm import LLMEngine
+
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split("<!-- llm-settings -->\n```toml\n", 1)[1].split("```", 1)[0]
+    assert CliRunner().invoke(main, ["init", str(tmp_path)]).exit_code == 0
+    settings = (tmp_path / "walker.toml").read_text(encoding="utf-8")
+    header = next(line for line in settings.splitlines() if line.startswith("[engine.llm]"))
+    (tmp_path / "walker.toml").write_text(settings.replace(header + "\n", header + "\n" + block, 1), encoding="utf-8")
+    loaded = load_settings(tmp_path)
+    assert not loaded.warnings
+    engine = LLMEngine.from_extra(loaded.extra)
+    assert (engine.settings.base_url, engine.settings.model, engine.settings.context) == \
+        ("http://127.0.0.1:11434/v1", "llama3.1", 8192)

@@ -436,6 +436,10 @@ class LLMEngine:
             except httpx.HTTPError as exc:
                 raise EngineError(f"cannot reach the model endpoint {url}: {type(exc).__name__}. Is the server "
                                   "running (for Ollama: `ollama serve`)? Set [engine.llm] base_url in walker.toml.") from None
+            if form != "none" and self._form is None and (response.status_code in (400, 422) or
+                                                         response.status_code >= 500 and "response_format" in response.text):
+                self.transcript.pop()  # the endpoint does not take this form (llama-cpp-python says so with a 500)
+                raise _Refused(form)
             if response.status_code == 429 or response.status_code >= 500:
                 entry.setdefault("retries", []).append(response.status_code)
                 if retry < s.retries:
@@ -443,9 +447,6 @@ class LLMEngine:
                     delay *= 2
                     continue
                 raise EngineError(f"{url} kept answering {response.status_code} after {s.retries} retries; the walk wrote nothing")
-            if response.status_code in (400, 422) and form != "none" and self._form is None:
-                self.transcript.pop()  # the endpoint does not take this form: the next one is asked instead
-                raise _Refused(form)
             if response.status_code >= 400:
                 raise EngineError(_http_error(response.status_code, response.text, s.model, url))
             try:
