@@ -167,3 +167,22 @@ def test_the_site_of_a_chinese_vault_is_searchable_by_word_and_leaves_no_jieba_c
         evidence = page[page.index('id="evidence"'):page.index('id="decide"')]
         assert evidence.count("<mark>") == 2 and "==" not in evidence  # each quoted sentence marked, none raw
         assert "<strong>" in evidence  # and the shared words in bold
+
+
+def test_every_rule_of_the_critic_has_its_chinese_sentence():
+    from walker.walk.critic import RULES
+    from walker.walk.report import RULES_ZH
+
+    assert {name for name, _ in RULES} <= set(RULES_ZH)
+
+
+def test_a_reports_confidence_and_impact_are_worded_in_its_language():
+    from walker.walk.candidate import Candidate
+    from walker.walk.report import WORDS, _survivor
+
+    candidate = Candidate(claim="A and B rewrite each other.", supporting_refs=("A.md#L1-L1", "B.md#L1-L1"),
+                          confidence="medium", impact="rewrite", impact_reason="B corrects A",
+                          applies_when=("x",), never_applies_when=("y",), disconfirm_if=("z",), title="A ↔ B")
+    english, chinese = (_survivor(1, candidate, "hyp-1", WORDS[language]) for language in ("en", "zh"))
+    assert "**Impact**: rewrite (B corrects A)" in english and "asked to rewrite" not in english
+    assert "**把握**: 中" in chinese and "**作用**: 改写" in chinese

@@ -85,7 +85,7 @@ WORDS: dict[str, dict[str, str]] = {
         "recent": "最近笔记里的话题", "revisited": "从不同角度反复谈到的话题", "open-question": "一个悬而未决的问题",
         "forgotten": "一篇被遗忘的笔记", "given": "你指定的笔记", "given-text": "你自己的话",
         "rewrite": "你要求改写的值得一看条目",
-        "low": "低", "medium": "中", "high": "高", "add": "增补", "rewrite impact": "改写",
+        "value low": "低", "value medium": "中", "value high": "高", "value add": "增补", "value rewrite": "改写",
         "not connected": "与种子不相连", "links away": "相隔 {distance} 个链接", "draw thread": "共同的罕见词：{terms}",
         "no rare words": "没有共同的罕见词", "both linked": "两者都链接了{via}", "linked directly": "直接链接",
         "similarity": "相似度 {similarity:.2f}",
@@ -116,6 +116,8 @@ RULES_ZH = {
     "repeated-text": "两段话几乎一字不差：是在笔记之间复制的文字",
     "same-refs-in-walk": "和这次散步的另一个候选引用了同样的段落",
     "engine-critic": "模型的批评者没有保留它",
+    "below-the-floor": "读者觉得这类配对有用的可能性太低",
+    "beyond-the-few": "站得住，但一次散步只保留最有可能有用的几条",
 }
 def language(outcome: WalkOutcome) -> str:
     """The report's language: Chinese when the seed's proposition is, else English."""
@@ -242,8 +244,8 @@ def _survivor(number: int, c: Candidate, hyp_id: str, words: dict[str, str]) -> 
         "",
         f"- **{words['refs']}**: " + " · ".join(ref_link(r, words is WORDS["zh"]) for r in c.supporting_refs),
         f"- **{words['applies']}**: " + words["or"].join(c.applies_when),
-        f"- **{words['confidence']}**: {words.get(c.confidence, c.confidence)} · **{words['impact']}**: "
-        f"{words.get(c.impact + ' impact', words.get(c.impact, c.impact))} ({c.impact_reason})",
+        f"- **{words['confidence']}**: {words.get('value ' + c.confidence, c.confidence)} · **{words['impact']}**: "
+        f"{words.get('value ' + c.impact, c.impact)} ({c.impact_reason})",
         f"- **{words['matters']}**: {c.why_it_matters}",
         f"- **{words['wrong']}**: " + words["or"].join(c.disconfirm_if),
     ])
