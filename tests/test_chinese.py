@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -167,6 +168,16 @@ def test_the_site_of_a_chinese_vault_is_searchable_by_word_and_leaves_no_jieba_c
         evidence = page[page.index('id="evidence"'):page.index('id="decide"')]
         assert evidence.count("<mark>") == 2 and "==" not in evidence  # each quoted sentence marked, none raw
         assert "<strong>" in evidence  # and the shared words in bold
+        # the page's own words are Chinese, the commands as they are
+        text = re.sub(r"<[^>]+>", "", page)
+        for chinese in ("证据", "决定", "确认", "否决", "审阅者笔记", "出自散步"):
+            assert chinese in text, (record.id, chinese)
+        for english in ("Evidence", "Put your own words", "What each choice", "Next in queue", "From the walk of"):
+            assert english not in text, (record.id, english)
+        assert "walker discharge" in text and "walker reject" in text
+    for record in PoolStore(walked_zh).records("active"):  # and the record file Obsidian opens
+        body = record.path.read_text(encoding="utf-8").split("---", 2)[2]
+        assert "**证据**" in body and "**适用于**" in body and "Evidence" not in body.split("## Reviewer notes")[0]
 
 
 def test_every_rule_of_the_critic_has_its_chinese_sentence():

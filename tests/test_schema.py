@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "walker"
-LAST = """    Proposed("why_it_matters", "Why it may matter", TEXT, '"…"', required=False),\n)"""
+LAST = """    Proposed("why_it_matters", "Why it may matter", TEXT, '"…"', required=False, label_zh="为什么可能重要"),\n)"""
 ADDED = LAST.replace("\n)", """\n    Proposed("counterexample", "Counterexample", TEXT, '"…"'),\n)""")
 
 CHECK = '''

@@ -16,6 +16,7 @@ from typing import Any
 from walker.errors import WalkerError
 from walker.kinds import KINDS
 from walker.refs import ref_link
+from walker.words import is_chinese
 
 CONFIDENCE_SCHEME = "ordinal-confidence-v1"
 CONFIDENCES = ("low", "medium", "high")
@@ -45,23 +46,27 @@ class Proposed:
     asks: str  # how a model engine's answer writes it, in the example its instructions give
     choices: tuple[str, ...] = ()  # the only values it may take, when it has choices
     required: bool = True  # a record without it is not valid
+    label_zh: str = ""  # its label where the record is written in Chinese
 
 
 # The one definition of a hypothesis's proposed fields, in the order a record lists them: the walk's candidates,
 # the records written and read back, their validation, and the model engine's answer schema and instructions are
 # all made from it. (The rest of a record is the walk's and the pool's bookkeeping: ids, dates, status, refs' notes.)
 PROPOSED = (
-    Proposed("claim", "Claim", TEXT, '"…"'),
-    Proposed("supporting_refs", "Refs", TEXTS, '["<ref>", …]'),
-    Proposed("confidence", "Confidence", TEXT, '"low|medium"', choices=CONFIDENCES),
-    Proposed("impact", "Impact", TEXT, '"add|rewrite"', choices=IMPACTS),
-    Proposed("impact_reason", "Why this impact", TEXT, '"…"', required=False),
-    Proposed("applies_when", "Applies when", TEXTS, '["…"]'),
-    Proposed("never_applies_when", "Never when", TEXTS, '["…"]'),
-    Proposed("disconfirm_if", "Wrong if", TEXTS, '["…"]'),
-    Proposed("why_it_matters", "Why it may matter", TEXT, '"…"', required=False),
+    Proposed("claim", "Claim", TEXT, '"…"', label_zh="主张"),
+    Proposed("supporting_refs", "Refs", TEXTS, '["<ref>", …]', label_zh="出处"),
+    Proposed("confidence", "Confidence", TEXT, '"low|medium"', choices=CONFIDENCES, label_zh="把握"),
+    Proposed("impact", "Impact", TEXT, '"add|rewrite"', choices=IMPACTS, label_zh="作用"),
+    Proposed("impact_reason", "Why this impact", TEXT, '"…"', required=False, label_zh="为什么是这个作用"),
+    Proposed("applies_when", "Applies when", TEXTS, '["…"]', label_zh="适用于"),
+    Proposed("never_applies_when", "Never when", TEXTS, '["…"]', label_zh="不适用于"),
+    Proposed("disconfirm_if", "Wrong if", TEXTS, '["…"]', label_zh="如果这样就是错的"),
+    Proposed("why_it_matters", "Why it may matter", TEXT, '"…"', required=False, label_zh="为什么可能重要"),
 )
 LABELS = {field.name: field.label for field in PROPOSED}
+LABELS_ZH = {field.name: field.label_zh for field in PROPOSED}
+# What a Chinese record says of its values (English records give them as they are written).
+VALUES_ZH = {"low": "低", "medium": "中", "high": "高", "add": "增补", "rewrite": "改写"}
 REQUIRED = ("id", "created", "seed", *(field.name for field in PROPOSED if field.required), "confidence_scheme",
             "status", "expires_after_walks")
 NOTEWORTHY_REQUIRED = ("id", "created", "seed", "status", "claim", "supporting_refs", "rejection_reason",
@@ -318,34 +323,53 @@ def confidence_rank(record: Mapping[str, Any]) -> int:
     return CONFIDENCES.index(value) if value in CONFIDENCES else -1
 
 
+BODY_EN = {
+    "evidence": "Evidence", "rejected": "Rejected because", "worth": "Worth keeping because",
+    "decide noteworthy": "Set `human_review_outcome` to `rewrite`, `archive` or `leave` in the properties, then run "
+                         "`walker review`.",
+    "decide": "To decide, set `review: confirm` with `review_source` and `review_statement`, or `review: reject` with "
+              "`review_evidence`, in the properties, then run `walker review`.",
+    "conclusion": "Conclusion", "no id": "no id", "colon": ": ",
+    "walk": "From the walk of [[{walk}]] ({engine} engine), status **{status}**.",
+}
+BODY_ZH = {
+    "evidence": "证据", "rejected": "被否决，因为", "worth": "值得保留，因为",
+    "decide noteworthy": "在属性里把 `human_review_outcome` 设为 `rewrite`、`archive` 或 `leave`，再运行 `walker review`。",
+    "decide": "要作决定：在属性里设置 `review: confirm`，并填写 `review_source` 和 `review_statement`；或者设置 "
+              "`review: reject`，并填写 `review_evidence`。然后运行 `walker review`。",
+    "conclusion": "结论", "no id": "没有 id", "colon": "：",
+    "walk": "出自散步 [[{walk}]]（{engine} 引擎），状态 **{status}**。",
+}
+
+
 def render_body(record: Mapping[str, Any]) -> str:
     """The readable part of a record file, everything above ``## Reviewer notes``."""
     title = record.get("title") or record.get("id") or "Untitled hypothesis"
     claim = str(record.get("claim") or "")
     lines = [f"# {title}", "", *(f"> {line}" if line else ">" for line in claim.strip().splitlines()), ""]
-    lines.append("**Evidence**")
-    lines += [f"- {ref_link(r)}" for r in record.get("supporting_refs") or []]
+    zh = is_chinese(claim)
+    labels, said = (LABELS_ZH, BODY_ZH) if zh else (LABELS, BODY_EN)
+    value = (lambda v: VALUES_ZH.get(str(v), str(v))) if zh else str
+    lines.append(f"**{said['evidence']}**")
+    lines += [f"- {ref_link(r, zh)}" for r in record.get("supporting_refs") or []]
     lines.append("")
     if record.get("status") == NOTEWORTHY_STATUS:
-        lines += [f"**Rejected because** {record.get('rejection_reason', '')}", "",
-                  f"**Worth keeping because** {record.get('flagged_value_reason', '')}", "",
-                  "Set `human_review_outcome` to `rewrite`, `archive` or `leave` in the properties, then run "
-                  "`walker review`.", ""]
+        lines += [f"**{said['rejected']}** {record.get('rejection_reason', '')}", "",
+                  f"**{said['worth']}** {record.get('flagged_value_reason', '')}", "", said["decide noteworthy"], ""]
     else:
         if record.get("why_it_matters"):
-            lines += [f"**{LABELS['why_it_matters']}** {record['why_it_matters']}", ""]
+            lines += [f"**{labels['why_it_matters']}** {record['why_it_matters']}", ""]
         for key in ("applies_when", "never_applies_when", "disconfirm_if"):
-            lines.append(f"**{LABELS[key]}**")
+            lines.append(f"**{labels[key]}**")
             lines += [f"- {item}" for item in record.get(key) or []]
             lines.append("")
-        lines += [f"**{LABELS['confidence']}** {record.get('confidence')} · **{LABELS['impact']}** {record.get('impact')}: "
-                  f"{record.get('impact_reason', '')}", ""]
+        lines += [f"**{labels['confidence']}** {value(record.get('confidence'))} · **{labels['impact']}** "
+                  f"{value(record.get('impact'))}{said['colon']}{record.get('impact_reason', '')}", ""]
         if record.get("status") in ("active", "muted"):
-            lines += ["To decide, set `review: confirm` with `review_source` and `review_statement`, or "
-                      "`review: reject` with `review_evidence`, in the properties, then run `walker review`.", ""]
+            lines += [said["decide"], ""]
         if record.get("conclusion"):
-            lines += [f"**Conclusion** {record['conclusion']} ({record.get('conclusion_id') or 'no id'})", ""]
+            lines += [f"**{said['conclusion']}** {record['conclusion']} ({record.get('conclusion_id') or said['no id']})", ""]
     if record.get("walk"):
-        lines += [f"From the walk of [[{record['walk']}]] ({record.get('engine', '')} engine), status "
-                  f"**{record.get('status')}**.", ""]
+        lines += [said["walk"].format(walk=record["walk"], engine=record.get("engine", ""), status=record.get("status")),
+                  ""]
     return "\n".join(lines)

@@ -18,6 +18,7 @@ import re
 import secrets
 import shlex
 from dataclasses import dataclass
+from typing import Any
 
 from walker.pool.lifecycle import PLACEHOLDERS
 
@@ -45,8 +46,61 @@ REJECT = Choice("Reject", "reject", ("--evidence",),
 MUTE = Choice("Mute", "mute", (), "not now. It stays here but never comes up on its own.")
 UNMUTE = Choice("Unmute", "unmute", (), "it may come up on its own again.")
 ARCHIVE = Choice("Archive", "archive", (), "retire it without a verdict.")
-OBSIDIAN = "[open the record in Obsidian](WALKERFILLURL)"
-DECIDED = "You decided **WALKERFILLDECIDED** in Obsidian; `walker review` applies it."
+# The bar's and the box's words in each language a record is written in (the commands stay as they are).
+TEXT: dict[str, dict[str, Any]] = {
+    "en": {
+        "obsidian": "[open the record in Obsidian](WALKERFILLURL)",
+        "decided": "You decided **WALKERFILLDECIDED** in Obsidian; `walker review` applies it.",
+        "next": 'WALKERFILLPLACE · [Next in queue →](WALKERFILLNEXT "WALKERFILLNEXTTITLE")',
+        "last": "WALKERFILLPLACE · [Back to the queue](WALKERFILLQUEUE)", "queue": "[Needs a decision →](WALKERFILLQUEUE)",
+        "rewrite or leave": "**Rewrite** or **leave**: {obsidian} and set `human_review_outcome`.",
+        "what": "[What each does](#decide)",
+        "own words": "Put your own words in the quotes first: walker refuses the example text. ",
+        "title": "Decide",
+        "noteworthy box": ["In Obsidian, {obsidian} and set the property **human_review_outcome** to one of:", "",
+                           "- `rewrite`: walk again from this claim; if the new walk keeps something, this entry is "
+                           "archived;",
+                           "- `archive`: retire it without a verdict (the command in the bar does it now);",
+                           "- `leave`: keep it here as it is.", "",
+                           "`walker review` (run by the weekly timer) applies it.", ""],
+        "box": "What each choice in the bar under the claim does:", "terminal": " In a terminal:",
+        "in obsidian": "**Or decide in Obsidian**: {obsidian} and set its properties, then `walker review` (run by "
+                       "the weekly timer) applies them.",
+        "table": ["| to | set |", "|---|---|",
+                  "| confirm | `review: confirm`, `review_source: …` (what shows it holds), `review_statement: …` "
+                  "(the fact) |",
+                  "| reject | `review: reject`, `review_evidence: …` (what shows it is wrong) |"],
+    },
+    "zh": {
+        "obsidian": "[在 Obsidian 里打开这条记录](WALKERFILLURL)",
+        "decided": "你已在 Obsidian 里选了 **WALKERFILLDECIDED**；`walker review` 会执行它。",
+        "next": 'WALKERFILLPLACE · [队列里的下一条 →](WALKERFILLNEXT "WALKERFILLNEXTTITLE")',
+        "last": "WALKERFILLPLACE · [回到队列](WALKERFILLQUEUE)", "queue": "[等你决定 →](WALKERFILLQUEUE)",
+        "rewrite or leave": "**改写**或**保留**：{obsidian}，设置 `human_review_outcome`。",
+        "what": "[每个选择做什么](#decide)",
+        "own words": "先把引号里的示例换成你自己的话：walker 不接受示例文字。",
+        "title": "决定",
+        "noteworthy box": ["在 Obsidian 里{obsidian}，把属性 **human_review_outcome** 设为其中之一：", "",
+                           "- `rewrite`：从这个主张重新散步；新的散步保留了东西，这一条就归档；",
+                           "- `archive`：不下结论地收起它（决定栏里的命令现在就做）；",
+                           "- `leave`：原样留在这里。", "",
+                           "`walker review`（每周的定时任务会运行它）执行你的选择。", ""],
+        "box": "主张下面决定栏里每个选择做什么：", "terminal": "在终端里：",
+        "in obsidian": "**或者在 Obsidian 里决定**：{obsidian}，设置它的属性，然后 `walker review`（每周的定时任务会运行它）"
+                       "执行它们。",
+        "table": ["| 要 | 设置 |", "|---|---|",
+                  "| 确认 | `review: confirm`、`review_source: …`（说明它成立的依据）、`review_statement: …`（事实本身） |",
+                  "| 否决 | `review: reject`、`review_evidence: …`（说明它错的证据） |"],
+    },
+}
+# Each choice's name and what it does, in Chinese, by its command.
+CHOICES_ZH = {
+    "discharge": ("确认", "它成立。一篇新笔记用你的话写进收件箱，这条假设作为已确认收起。"),
+    "reject": ("否决", "它是错的。这条假设作为已否决收起，以后的散步不会再提出它。"),
+    "mute": ("静音", "现在不管。它留在这里，但不会自己冒出来。"),
+    "unmute": ("取消静音", "它又可以自己冒出来了。"),
+    "archive": ("归档", "不下结论地收起它。"),
+}
 
 
 @dataclass(frozen=True)
@@ -61,18 +115,19 @@ class DecideBox:
     next_title: str = ""
     place: str = ""  # this record's place in the queue ("2 of 7"), "" when it is not in it
     queue_page: str = "../review.html"  # the queue, relative to this page
+    language: str = "en"  # the record's: "en" or "zh"
 
     @property
-    def shape(self) -> tuple[str, bool, bool, str]:
-        return self.folder, self.muted, bool(self.decided), _queued(self)
+    def shape(self) -> tuple[str, bool, bool, str, str]:
+        return self.folder, self.muted, bool(self.decided), _queued(self), self.language
 
     def bar_markdown(self) -> str:
         """The bar as Markdown, with WALKERFILL… where this record's values go (see ``fill``)."""
-        return "\n".join(_choices(self.folder, bool(self.decided), self.muted, _queued(self)))
+        return "\n".join(_choices(self.folder, bool(self.decided), self.muted, _queued(self), self.language))
 
     def markdown(self) -> str:
         """The box as Markdown, with WALKERFILL… where this record's values go (see ``fill``)."""
-        return "\n".join(_box(self.folder, self.muted))
+        return "\n".join(_box(self.folder, self.muted, self.language))
 
     def fill(self, rendered: str) -> str:
         """The bar's or the box's rendered HTML with this record's values in place, escaped."""
@@ -92,45 +147,40 @@ def command(choice: Choice) -> str:
     return " ".join([f"walker {choice.action} WALKERFILLID WALKERFILLWHERE", *options])
 
 
-def _choices(folder: str, decided: bool, muted: bool = False, queued: str = "") -> list[str]:
+def _choices(folder: str, decided: bool, muted: bool = False, queued: str = "", language: str = "en") -> list[str]:
     """The decision bar: where the queue goes on, then each choice and its command."""
-    queue = {"next": 'WALKERFILLPLACE · [Next in queue →](WALKERFILLNEXT "WALKERFILLNEXTTITLE")',
-             "last": "WALKERFILLPLACE · [Back to the queue](WALKERFILLQUEUE)",
-             "": "[Needs a decision →](WALKERFILLQUEUE)"}[queued]
-    lines = [queue, "{: .walker-queue-on }", ""]
+    text = TEXT[language]
+    lines = [text[queued or "queue"], "{: .walker-queue-on }", ""]
     if folder == "noteworthy":
-        lines += [*([DECIDED, ""] if decided else []), *_choice(ARCHIVE),
-                  f"**Rewrite** or **leave**: {OBSIDIAN} and set `human_review_outcome`.", "",
-                  "[What each does](#decide)", "{: .walker-hint }"]
+        lines += [*([text["decided"], ""] if decided else []), *_choice(ARCHIVE, language),
+                  text["rewrite or leave"].format(obsidian=text["obsidian"]), "", text["what"], "{: .walker-hint }"]
     else:
-        lines += [*([DECIDED, ""] if decided else []),
-                  *(line for choice in (CONFIRM, REJECT, UNMUTE if muted else MUTE) for line in _choice(choice)),
-                  "Put your own words in the quotes first: walker refuses the example text. "
-                  "[What each does](#decide)", "{: .walker-hint }"]
-    return ['!!! walker-decision "Decide"', "", *_indented(lines), ""]
+        lines += [*([text["decided"], ""] if decided else []),
+                  *(line for choice in (CONFIRM, REJECT, UNMUTE if muted else MUTE) for line in _choice(choice, language)),
+                  text["own words"] + text["what"], "{: .walker-hint }"]
+    return [f'!!! walker-decision "{text["title"]}"', "", *_indented(lines), ""]
 
 
-def _choice(choice: Choice) -> list[str]:
-    return [f"**{choice.label}**", "{: .walker-choice }", "", _command_block(command(choice)), ""]
+def _named(choice: Choice, language: str) -> tuple[str, str]:
+    """A choice's name and what it does, in ``language``."""
+    return CHOICES_ZH[choice.action] if language == "zh" else (choice.label, choice.does)
 
 
-def _box(folder: str, muted: bool) -> list[str]:
+def _choice(choice: Choice, language: str = "en") -> list[str]:
+    return [f"**{_named(choice, language)[0]}**", "{: .walker-choice }", "", _command_block(command(choice)), ""]
+
+
+def _box(folder: str, muted: bool, language: str = "en") -> list[str]:
     """The decide box: what each choice of the bar does, and how to decide in Obsidian instead."""
+    text = TEXT[language]
     if folder == "noteworthy":
-        return [f"In Obsidian, {OBSIDIAN} and set the property **human_review_outcome** to one of:", "",
-                "- `rewrite`: walk again from this claim; if the new walk keeps something, this entry is archived;",
-                "- `archive`: retire it without a verdict (the command in the bar does it now);",
-                "- `leave`: keep it here as it is.", "",
-                "`walker review` (run by the weekly timer) applies it.", ""]
-    return ["What each choice in the bar under the claim does:", "",
-            *(f"- **{c.label}**: {c.does}" for c in (CONFIRM, REJECT, UNMUTE if muted else MUTE)),
-            f"- **{ARCHIVE.label}**: {ARCHIVE.does} In a terminal:", "",
+        return [line.format(obsidian=text["obsidian"]) for line in text["noteworthy box"]]
+    archive, archives = _named(ARCHIVE, language)
+    return [text["box"], "",
+            *(f"- **{name}**: {does}" for name, does in (_named(c, language) for c in (CONFIRM, REJECT, UNMUTE if muted else MUTE))),
+            f"- **{archive}**: {archives}{text['terminal']}", "",
             *_indented([_command_block(command(ARCHIVE))]), "",
-            f"**Or decide in Obsidian**: {OBSIDIAN} and set its properties, then `walker review` (run by the "
-            "weekly timer) applies them.", "",
-            "| to | set |", "|---|---|",
-            "| confirm | `review: confirm`, `review_source: …` (what shows it holds), `review_statement: …` (the fact) |",
-            "| reject | `review: reject`, `review_evidence: …` (what shows it is wrong) |", ""]
+            text["in obsidian"].format(obsidian=text["obsidian"]), "", *text["table"], ""]
 
 
 def _indented(lines: list[str]) -> list[str]:

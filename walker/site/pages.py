@@ -39,7 +39,7 @@ from walker.site.links import (
 from walker.site.markup import STATUS_TITLES, as_cell, as_text, inert, keep_markup, short_title, shorten
 from walker.site.notepage import cited_notes, embedded_files, inline_block_ids, note_page, read_note
 from walker.site.reading import PICTURE_LIMIT, read_bytes, read_text
-from walker.site.recordpage import dead_refs, decide_box, note_title, record_page, record_page_path
+from walker.site.recordpage import dead_refs, decide_box, language, note_title, record_page, record_page_path
 from walker.site.svg import inline_picture
 
 NAV_REPORTS = 12
@@ -314,7 +314,8 @@ def _following(queue: list[Waiting]) -> dict[str, tuple[StoredRecord | None, str
     after: StoredRecord | None = None
     for n in range(len(queue) - 1, -1, -1):
         w = queue[n]
-        following[w.record.id] = (after, f"{n + 1} of {len(queue)}")
+        place = (f"第 {n + 1} 条，共 {len(queue)} 条" if language(w.record.record) == "zh" else f"{n + 1} of {len(queue)}")
+        following[w.record.id] = (after, place)
         if not w.decided:
             after = w.record
     return following

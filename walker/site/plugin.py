@@ -74,7 +74,7 @@ class SharedNav:
 class WalkerSitePlugin(BasePlugin[WalkerSiteConfig]):
     site: Site | None = None
     split: SplitRender = SplitRender()  # replaced on each build (on_nav); this one has nothing to close
-    decide_html: dict[tuple[str, bool, bool, str], tuple[str, str]]  # a shape -> its bar and box, rendered once a build
+    decide_html: dict[tuple[str, bool, bool, str, str], tuple[str, str]]  # a shape -> its bar and box, rendered once a build
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig:
         keep_jieba_in_memory()  # the search plugin segments Chinese with jieba: nothing of it lands in the temp folder

@@ -8,14 +8,46 @@ import re
 from walker.corpus import Corpus
 from walker.corpus.resolve import span
 from walker.corpus.text import CLOSERS, WIDE_STOPS, Paragraph, ends_wide, read_paragraphs
-from walker.pool.records import KIND_WORDS, LABELS, REVIEWER_HEADING, Hypothesis, NoteworthyEntry
+from walker.kinds import KINDS
+from walker.pool.records import KIND_WORDS, LABELS, LABELS_ZH, REVIEWER_HEADING, VALUES_ZH, Hypothesis, NoteworthyEntry
 from walker.pool.store import POOL, StoredRecord
 from walker.refs import Ref, heading_label
 from walker.site.decide import BAR, PLACEHOLDER, DecideBox
 from walker.site.links import SiteLinks
 from walker.site.markup import STATUS_TITLES, as_cell, as_code, as_text, note_labels, short_title, shorten
 from walker.site.obsidian import as_obsidian_shows
-from walker.words import has_cjk
+from walker.words import has_cjk, is_chinese
+
+# The page's own words, in the record's language: Chinese when its claim is. Headings keep their English ids,
+# which the decision bar and the site's tests link to.
+WORDS = {
+    "en": {
+        "status": "status **{status}**", "open": "Open the record in Obsidian",
+        "confirmed": "**Confirmed** on {day}: the conclusion note is {note} {id}(source: {source}).",
+        "rejection_evidence": "Rejected", "archive_reason": "Archived", "superseded_by": "Superseded by",
+        "evidence": "Evidence", "why rejected": "Why the critic rejected it", "why worth": "Why it is worth a look",
+        "decide": "Decide", "notes": "Reviewer notes", "from walk": "From the walk of [{walk}]({link}).",
+        "details": "When it applies, and how sure walker is", "age": "Age: {age} walks; expires after {expires}.",
+        "no notes": "None yet. Write yours under **Reviewer notes** at the end of the record, in Obsidian: walker "
+                    "never rewrites them.",
+    },
+    "zh": {
+        "status": "状态：**{status}**", "open": "在 Obsidian 里打开这条记录",
+        "confirmed": "**已确认**（{day}）：结论笔记是 {note} {id}（依据：{source}）。",
+        "rejection_evidence": "已否决", "archive_reason": "已归档", "superseded_by": "已被取代",
+        "evidence": "证据", "why rejected": "批评者为什么否决它", "why worth": "为什么值得一看",
+        "decide": "决定", "notes": "审阅者笔记", "from walk": "出自散步 [{walk}]({link})。",
+        "details": "什么时候适用，walker 有多大把握", "age": "已过 {age} 次散步；{expires} 次后过期。",
+        "no notes": "还没有。在 Obsidian 里，把你的笔记写在记录末尾的 **Reviewer notes** 下面：walker 从不改写它们。",
+    },
+}
+STATUS_ZH = {"active": "待定", "muted": "已静音", "discharged": "已确认", "rejected": "已否决", "archived": "已归档",
+             "superseded": "已被取代", "rejected-but-noteworthy": "值得一看"}
+
+
+def language(rec: Hypothesis | NoteworthyEntry) -> str:
+    """A record's language: Chinese when its claim is written in Chinese."""
+    return "zh" if is_chinese(rec.claim) else "en"
 
 
 def record_page(record: StoredRecord, source: str, page: str, ages: dict[str, int], corpus: Corpus,
@@ -24,45 +56,52 @@ def record_page(record: StoredRecord, source: str, page: str, ages: dict[str, in
     decide box (placeholders, where the site fills in ``decide``). ``read``: cited notes' paragraphs already
     read. The heading and the claim name the two notes by short labels; the evidence names them in full."""
     rec, data = record.record, record.data
+    zh = language(rec) == "zh"
+    words, labels = WORDS["zh" if zh else "en"], LABELS_ZH if zh else LABELS
     kind = rec.kind if isinstance(rec, Hypothesis) else ""
-    about = [f"**{as_text(KIND_WORDS[kind][0])}**: {as_text(KIND_WORDS[kind][2])}"] if kind in KIND_WORDS else []
+    if zh and kind in KINDS:
+        about = [f"**{as_text(KINDS[kind].confirmed['zh'][0])}**"]
+    else:
+        about = [f"**{as_text(KIND_WORDS[kind][0])}**: {as_text(KIND_WORDS[kind][2])}"] if kind in KIND_WORDS else []
+    status = STATUS_ZH.get(rec.status, rec.status) if zh else STATUS_TITLES.get(rec.status, rec.status).lower()
     lines = [f"# {as_text(short_title(rec.title) if rec.title else record.id)}", "",
-             " · ".join([*about, f"status **{as_text(STATUS_TITLES.get(rec.status, rec.status).lower())}**",
-                         f"[Open the record in Obsidian]({links.obsidian_url(source)})", as_code(record.id)]),
+             " · ".join([*about, words["status"].format(status=as_text(status)),
+                         f"[{words['open']}]({links.obsidian_url(source)})", as_code(record.id)]),
              "{: .walker-meta }", ""]
     if isinstance(rec, Hypothesis) and rec.conclusion:
-        lines += [f"**Confirmed** on {as_text(str(data.get('discharged', '')))}: the conclusion note is "
-                  f"{links.convert(rec.conclusion, source, page)} "
-                  f"{as_code(rec.conclusion_id) + ' ' if rec.conclusion_id else ''}"
-                  f"(source: {as_cell(str(data.get('discharge_source', '')))}).", ""]  # one line, as written
-    for key, label in (("rejection_evidence", "Rejected"), ("archive_reason", "Archived"), ("superseded_by", "Superseded by")):
+        lines += [words["confirmed"].format(day=as_text(str(data.get("discharged", ""))),
+                                            note=links.convert(rec.conclusion, source, page),
+                                            id=as_code(rec.conclusion_id) + " " if rec.conclusion_id else "",
+                                            source=as_cell(str(data.get("discharge_source", "")))), ""]  # one line
+    for key in ("rejection_evidence", "archive_reason", "superseded_by"):
         if data.get(key) and rec.status != "rejected-but-noteworthy":
-            lines += [f"**{label}**: {as_text(str(data[key]))}", ""]
+            lines += [f"**{words[key]}**: {as_text(str(data[key]))}", ""]
     lines += ["> " + as_text(_labelled(rec.claim, rec.title)).replace("\n", "\n> "), ""]
     if decide:  # right under the claim: a reviewer sure of it at a glance decides without scrolling
         lines += [BAR, ""]
-    lines += ["## Evidence", ""]
+    lines += [f"## {words['evidence']}" + (" {: #evidence }" if zh else ""), ""]
     thread = [t for t in rec.thread if len(t) >= (2 if has_cjk(t) else 3)][:6] if isinstance(rec, Hypothesis) else []
     quoted = rec.passages or ("",) * len(rec.supporting_refs)  # an older record kept none: nothing is marked
     for ref, passage in zip(rec.supporting_refs, quoted):
         lines += _evidence(ref, page, corpus, links, passage, thread, read)
     folded: list[str] = []
     if isinstance(rec, NoteworthyEntry):
-        lines += ["## Why the critic rejected it", "", as_text(rec.rejection_reason), "",
-                  "## Why it is worth a look", "", as_text(rec.flagged_value_reason), ""]
+        lines += [f"## {words['why rejected']}", "", as_text(rec.rejection_reason), "",
+                  f"## {words['why worth']}", "", as_text(rec.flagged_value_reason), ""]
     else:
         if rec.why_it_matters:
-            lines += [f"## {LABELS['why_it_matters']}", "", as_text(rec.why_it_matters), ""]
+            lines += [f"## {labels['why_it_matters']}", "", as_text(rec.why_it_matters), ""]
         if rec.disconfirm_if:
-            lines += [f"## {LABELS['disconfirm_if']}", "", *_listed(rec.disconfirm_if), ""]
-        folded = _details(rec, ages)
+            lines += [f"## {labels['disconfirm_if']}", "", *_listed(rec.disconfirm_if), ""]
+        folded = _details(rec, ages, zh)
     if decide:  # after the evidence and what would prove it wrong
-        lines += ["## Decide", "", PLACEHOLDER, ""]
+        lines += [f"## {words['decide']}" + (" {: #decide }" if zh else ""), "", PLACEHOLDER, ""]
     lines += folded
-    lines += ["## Reviewer notes", "", _reviewer_notes(record, source, page, links), ""]
+    lines += [f"## {words['notes']}" + (" {: #reviewer-notes }" if zh else ""), "",
+              _reviewer_notes(record, source, page, links, words["no notes"]), ""]
     walk_page = links.pages.get(f"{POOL}/reports/{rec.walk}.md") if rec.walk else None
     if walk_page:
-        lines.append(f"From the walk of [{as_text(rec.walk)}]({links.relative(page, walk_page)}).")
+        lines.append(words["from walk"].format(walk=as_text(rec.walk), link=links.relative(page, walk_page)))
     return "\n".join(lines) + "\n"
 
 
@@ -86,14 +125,17 @@ def _listed(values: tuple[str, ...]) -> list[str]:
     return [f"- {as_text(v)}" for v in values] or ["–"]
 
 
-def _details(rec: Hypothesis, ages: dict[str, int]) -> list[str]:
+def _details(rec: Hypothesis, ages: dict[str, int], zh: bool = False) -> list[str]:
     """What the engine wrote for the surfacing gate, and its scores: folded, a reviewer rarely needs it."""
-    details = [f"**{LABELS['applies_when']}**", "", *_listed(rec.applies_when), "", f"**{LABELS['never_applies_when']}**",
-               "", *_listed(rec.never_applies_when), "",
-               f"**{LABELS['confidence']}** {as_text(rec.confidence)}, **{LABELS['impact'].lower()}** {as_text(rec.impact)}: "
+    words, labels = WORDS["zh" if zh else "en"], LABELS_ZH if zh else LABELS
+    value = (lambda v: VALUES_ZH.get(v, v)) if zh else str
+    details = [f"**{labels['applies_when']}**", "", *_listed(rec.applies_when), "",
+               f"**{labels['never_applies_when']}**", "", *_listed(rec.never_applies_when), "",
+               f"**{labels['confidence']}** {as_text(value(rec.confidence))}, "
+               f"**{labels['impact'] if zh else labels['impact'].lower()}** {as_text(value(rec.impact))}: "
                f"{as_text(rec.impact_reason)}", "",
-               f"Age: {ages.get(rec.walk, 0)} walks; expires after {rec.expires_after_walks}."]
-    return ['??? info "When it applies, and how sure walker is"', "", *(f"    {line}" if line else "" for line in details), ""]
+               words["age"].format(age=ages.get(rec.walk, 0), expires=rec.expires_after_walks)]
+    return [f'??? info "{words["details"]}"', "", *(f"    {line}" if line else "" for line in details), ""]
 
 
 def decide_box(record: StoredRecord, source: str, vault: str, links: SiteLinks, page: str,
@@ -109,7 +151,7 @@ def decide_box(record: StoredRecord, source: str, vault: str, links: SiteLinks, 
     return DecideBox(record.folder, record.id, vault, links.obsidian_url(source), decided,
                      muted=rec.status == "muted", next_page=following,
                      next_title=(after.record.title or after.id) if after else "", place=place,
-                     queue_page=_html(links.relative(page, "review.md")))
+                     queue_page=_html(links.relative(page, "review.md")), language=language(rec))
 
 
 def record_page_path(record: StoredRecord) -> str:
@@ -122,13 +164,12 @@ def _html(relative: str) -> str:
     return relative[:-3] + ".html" if relative.endswith(".md") else relative
 
 
-def _reviewer_notes(record: StoredRecord, source: str, page: str, links: SiteLinks) -> str:
+def _reviewer_notes(record: StoredRecord, source: str, page: str, links: SiteLinks, none_yet: str) -> str:
     """What reviewers wrote under the record's Reviewer notes heading, shown as Obsidian shows it."""
     at = record.body.find(REVIEWER_HEADING)
     notes = record.body[at + len(REVIEWER_HEADING):].strip() if at >= 0 else ""
     if not notes:
-        return ("None yet. Write yours under **Reviewer notes** at the end of the record, in Obsidian: "
-                "walker never rewrites them.")
+        return none_yet
     return links.convert(as_obsidian_shows(notes, titled=True), source, page)
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 
 from walker.kinds import KINDS
-from walker.pool.records import KIND_WORDS, LABELS
+from walker.pool.records import KIND_WORDS, LABELS, LABELS_ZH, VALUES_ZH
 from walker.refs import note_link, ref_link
 from walker.walk.candidate import Candidate
 from walker.walk.critic import Verdict
@@ -67,8 +67,9 @@ WORDS: dict[str, dict[str, str]] = {
         "candidates": "候选联系", "rejections": "批评者的否决", "noteworthy": "值得一看", "review": "审阅说明",
         "from": "出自{link}，选作{source}", "reason": "：{reason}。", "end": "。",
         "group seed": "种子笔记", "group near": "近", "group middle": "中", "group far": "远",
-        "no sentence": "没有可引用的句子", "refs": "出处", "applies": "适用于", "or": "或者：",
-        "confidence": "把握", "impact": "作用", "matters": "为什么可能重要", "wrong": "如果这样就是错的",
+        "no sentence": "没有可引用的句子", "refs": LABELS_ZH["supporting_refs"], "applies": LABELS_ZH["applies_when"],
+        "or": "或者：", "confidence": LABELS_ZH["confidence"], "impact": LABELS_ZH["impact"],
+        "matters": LABELS_ZH["why_it_matters"], "wrong": LABELS_ZH["disconfirm_if"],
         "nothing proposed": "这个种子周围没有两段话以同一含义共用一串词，所以漫游什么也没提出。什么都不留的散步，好过留下凑数的散步。",
         "none kept": "这次没有候选通过批评者。下面的否决说明了原因。",
         "nothing to judge": "没有可评判的：漫游没有提出候选。",
@@ -85,7 +86,7 @@ WORDS: dict[str, dict[str, str]] = {
         "recent": "最近笔记里的话题", "revisited": "从不同角度反复谈到的话题", "open-question": "一个悬而未决的问题",
         "forgotten": "一篇被遗忘的笔记", "given": "你指定的笔记", "given-text": "你自己的话",
         "rewrite": "你要求改写的值得一看条目",
-        "value low": "低", "value medium": "中", "value high": "高", "value add": "增补", "value rewrite": "改写",
+        **{f"value {value}": said for value, said in VALUES_ZH.items()},
         "not connected": "与种子不相连", "links away": "相隔 {distance} 个链接", "draw thread": "共同的罕见词：{terms}",
         "no rare words": "没有共同的罕见词", "both linked": "两者都链接了{via}", "linked directly": "直接链接",
         "similarity": "相似度 {similarity:.2f}",
