@@ -317,8 +317,8 @@ def test_a_killed_build_leaves_nothing_once_the_next_build_runs(tmp_path):
     process = subprocess.Popen([WALKER, "site", "build", str(vault), "-o", str(tmp_path / "site")],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
-    def started() -> bool:  # the build's new folder exists and has something in it
-        return any(any(folder.iterdir()) for folder in tmp_path.glob(".walker-site-new-*"))
+    def started() -> bool:  # the build's new folder exists and its marker names the build's process
+        return any(marker.read_text().strip() for marker in tmp_path.glob(".walker-site-new-*/.walker-site-building"))
 
     while not started() and process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)
