@@ -17,6 +17,7 @@ read from the environment at call time and never stored anywhere.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -95,6 +96,7 @@ ROAM_PASSAGE = 160  # the least the roam quotes of each item it shows
 FORMS = ("json_schema", "json_object", "none")  # how an endpoint may be asked for JSON in a schema, tried in turn
 
 
+@functools.cache  # the same few sizes are asked for again and again while prompts are sized
 def _models(items: int, candidates: int, batch: int) -> Any:
     """The answer schemas of one prompt: ``items`` to say what each says, up to ``candidates`` bridges to propose,
     ``batch`` candidates to judge (pydantic is an optional dependency, imported only with this engine)."""
