@@ -157,7 +157,7 @@ def edit_record(path, **fields):
 def surface_record(record_id, claim, impact="add", status="active", applies=(), never=()):
     candidate = Candidate(claim=claim, supporting_refs=("Kitchen/Sourdough Starter.md#^feeding-schedule",
                                                         "Systems/Backpressure.md#^never-faster"),
-                          confidence="low", impact=impact, impact_reason="not linked yet, so this adds",
+                          confidence="low", impact=impact, impact_reason="not linked yet; a link would put the two passages side by side in both notes",
                           applies_when=tuple(applies), never_applies_when=tuple(never),
                           disconfirm_if=("The passages give opposite advice about feeding.",),
                           why_it_matters="A queue and a starter may fail the same way.")

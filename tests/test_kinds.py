@@ -158,7 +158,7 @@ def test_an_analogy_in_different_words_passes_critique_and_a_homonym_does_not(tm
                  f"before. Levain Build: “{levain}” Cache Warming: “{cache}”",
         "supporting_refs": ["Kitchen/Levain Build.md#^levain-timing", "Systems/Cache Warming.md#^warm-before-peak"],
         "confidence": "low", "impact": "add",
-        "impact_reason": "the two notes are not linked, so the bridge adds a connection the vault lacks",
+        "impact_reason": "the two notes are not linked; a link would put each mechanism beside the other, where its own note can use it",
         "applies_when": ["Deciding how long before a rush to prepare something that fades once ready."],
         "never_applies_when": ["Baking to a recipe that already gives the times."],
         "disconfirm_if": ["The levain's timing depends on temperature in a way the cache's warm-up has no counterpart for."],

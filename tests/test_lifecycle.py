@@ -167,7 +167,7 @@ def test_expiry_after_n_walks(tmp_path):
 
 def candidate(refs, claim):
     return Candidate(claim=claim, supporting_refs=tuple(refs), confidence="low", impact="add",
-                     impact_reason="not linked yet, so this adds", applies_when=("When working on soil.",),
+                     impact_reason="not linked yet; a link would put the two passages side by side in both notes", applies_when=("When working on soil.",),
                      never_applies_when=("During an outage.",), disconfirm_if=("The passages disagree about soil.",))
 
 

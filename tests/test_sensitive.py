@@ -1,5 +1,5 @@
 """The sensitive-inference guard: a lexicon and a model fitted on labelled sentences, checked on sentences written
-apart (bench/sensitive/check.yaml, never fitted on)."""
+apart (bench/judgement/check/sensitive.yaml, never fitted on)."""
 
 from pathlib import Path
 
@@ -8,7 +8,7 @@ import yaml
 
 from walker.sensitive import lexicon_inference, model_inference, sensitive_inference
 
-CHECK = Path(__file__).resolve().parents[1] / "bench" / "sensitive" / "check.yaml"
+CHECK = Path(__file__).resolve().parents[1] / "bench" / "judgement" / "check" / "sensitive.yaml"
 
 
 @pytest.mark.parametrize("text", [
@@ -39,5 +39,5 @@ def test_on_sentences_written_apart_the_guard_finds_twice_what_the_lexicon_did()
         return hit / max(1, sum(said)), hit / sum(truth)
 
     lexicon, model, guard = rates(lexicon_inference), rates(model_inference), rates(sensitive_inference)
-    assert guard[0] >= 0.9 and guard[1] >= 0.6  # measured: 93% precision, 61% recall (bench/README.md)
+    assert guard[0] >= 0.9 and guard[1] >= 0.8  # measured: 94% precision, 84% recall (bench/README.md)
     assert guard[1] >= 2 * lexicon[1] and model[0] >= 0.9

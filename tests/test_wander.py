@@ -164,7 +164,7 @@ def test_a_tie_between_seeds_is_drawn_not_settled_by_the_alphabet():
 def test_forgotten_notes_that_tie_are_not_offered_in_the_alphabets_order(tmp_path):
     import random
 
-    notes = {f"{folder}/n{i}.md": f"The {folder.lower()} bed number {i} stays wet for days after the autumn rain."
+    notes = {f"{folder}/n{i}.md": f"The {folder.lower()} bed number {i} drains slowly after the autumn rain."
              for i in range(8) for folder in ("Alpha", "Beta", "Gamma", "Delta", "Omega")}
     ws = Workspace.open(write_vault(tmp_path, notes))
     listed = candidate_seeds(ws.corpus, ws.index, ws.links, datetime(2026, 11, 30))["forgotten"]

@@ -24,3 +24,15 @@ def refuse_aliases(text: str) -> None:
     for token in yaml.scan(text, Loader=_Loader):
         if isinstance(token, yaml.AliasToken):
             raise YamlAliasError("YAML aliases (*name) are not read: they can expand without bound")
+
+
+class _NoAliasDumper(yaml.SafeDumper):
+    """Writes a value shared by two places twice, never as an anchor and alias: walker refuses aliases on reading."""
+
+    def ignore_aliases(self, data: object) -> bool:
+        return True
+
+
+def dump(data: object, **options: object) -> str:
+    """YAML for ``data`` that ``refuse_aliases`` accepts (a run record holds one candidate in several phases)."""
+    return yaml.dump(data, Dumper=_NoAliasDumper, **options)

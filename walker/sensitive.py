@@ -6,10 +6,10 @@ Two readers, and either one refuses (the guard errs on the side of refusing):
 - a short lexicon: a sentence that names a person and an attribute together ("the writer cannot sleep
   well"), states one ("… is anxious"), or reads one out of the notes ("suggests obsessive-compulsive
   tendencies"); it names which attribute;
-- a fitted model over the sentence's words and, in Chinese, runs of characters (``walker.turns.pieces``),
-  trained on labelled sentences in English and Chinese (``tests/data/sensitive.yaml``, by
-  ``bench/sensitive/fit.py``) and checked on sentences written apart (``bench/README.md``): it reads what
-  the lexicon has no word for ("the new pills leave me foggy", "keeps one day a week holy").
+- a fitted model over the sentence's words and, in Chinese, runs of characters (``walker.fitted``),
+  trained on labelled sentences in English and Chinese and checked on sentences written apart
+  (``bench/README.md``): it reads what the lexicon has no word for ("the new pills leave me foggy",
+  "keeps one day a week holy").
 
 Quoting a note's own sentence is not an inference, so the caller removes quotations of the cited passages
 first.
@@ -17,14 +17,9 @@ first.
 
 from __future__ import annotations
 
-import json
-import math
 import re
-from functools import lru_cache
-from importlib import resources
-from typing import Any
 
-from walker.turns import pieces
+from walker.fitted import chance, is_bad
 
 # Cues, not only names of conditions: "cannot sleep" says insomnia, "over sixty" says age.
 _ATTRIBUTES = {
@@ -84,9 +79,6 @@ _CUES = [(kind, re.compile(rf"\b(?:{words})\b", re.IGNORECASE)) for kind, words 
 _CUES += [(kind, re.compile(words)) for kind, words in _ATTRIBUTES_ZH.items()]
 
 
-MODEL_FILE = "sensitive_model.json"
-MAX_CHARS = 4_000  # what a claim, a situation or a passage holds; longer text is read by its sentences anyway
-
 
 def sensitive_inference(text: str) -> str | None:
     """"a medical attribute: “the sentence”" when a sentence of ``text`` infers one about a person, else None."""
@@ -95,24 +87,10 @@ def sensitive_inference(text: str) -> str | None:
 
 def model_inference(text: str) -> str | None:
     """The first sentence the fitted model reads as saying something sensitive about a person, or None."""
-    model = _model()
-    if not model:
-        return None
     for sentence in _sentences(text):
-        total = model["bias"] + sum(model["weights"].get(piece, 0.0) for piece in pieces(sentence[:MAX_CHARS]))
-        if total >= 0:  # a probability of one half or more
-            chance = 1 / (1 + math.exp(-max(-30.0, min(30.0, total))))
-            return f"a sensitive attribute ({chance:.0%} by the fitted model): “{sentence.strip()}”"
+        if is_bad("sensitive", sentence):
+            return f"a sensitive attribute ({chance('sensitive', sentence):.0%} by the fitted model): “{sentence.strip()}”"
     return None
-
-
-@lru_cache(maxsize=1)
-def _model() -> dict[str, Any]:
-    """The fitted weights, a JSON file in the package (written by bench/sensitive/fit.py): data, never code."""
-    try:
-        return json.loads(resources.files("walker").joinpath(MODEL_FILE).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return {}
 
 
 def _sentences(text: str) -> list[str]:

@@ -1,4 +1,4 @@
-"""Fit the turn classifier (walker/turn_model.py) on labelled turns, and check it on turns it never saw.
+"""Fit the turn classifier (walker/models/turns.json) on labelled turns, and check it on turns it never saw.
 
 A logistic model over a turn's pieces (its words and pairs of words; in Chinese, which has no spaces, its runs of
 one to three characters). One setting, the regularisation STRENGTH, chosen by five-fold cross-validation on the fit
@@ -8,7 +8,7 @@ once, after the fit, and only scored.
     python bench/turns/fit.py --fit tests/data/turns.yaml DEV.yaml --check TEST.yaml [--write]
 
 Each file maps executive / convergent / exploratory to a list of turns. --write puts the model into
-walker/turn_model.json.
+walker/models/turns.json.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from walker.turns import KINDS, MODEL_FILE, decide, pieces
 
 ROOT = Path(__file__).resolve().parents[2]
-MODEL = ROOT / "walker" / MODEL_FILE
+MODEL = ROOT / "walker" / "models" / MODEL_FILE
 STRENGTH = 10.0  # scikit-learn's C
 SMALLEST = 0.02  # weights nearer zero than this are left out of the module: they never change a decision
 

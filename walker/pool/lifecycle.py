@@ -73,9 +73,13 @@ def laundering(source: str, record: StoredRecord) -> str | None:
         path = Ref.parse(ref.lower()).path
         return path in lowered or f"[[{path.removesuffix('.md')}" in lowered
 
-    if cited := next((ref for ref in record.record.supporting_refs if cites(ref)), None):
+    linked = next((name for name in links if name in ref_notes), None)  # [[Title]], Obsidian's shortest link
+    if cited := next((ref for ref in record.record.supporting_refs if cites(ref)), linked):
         return (f"the source names one of the hypothesis's own refs ({cited}): rereading it tests nothing; name "
                 "what settled it, e.g. 'user statement on 2026-11-29' or 'measured on 2026-11-28: …'")
+    if re.search(r"\bhyp-[\w-]+", source, re.IGNORECASE):
+        return ("the source names a hypothesis: a record cannot vouch for itself; name what settled it, e.g. "
+                "'user statement on 2026-11-29' or 'measured on 2026-11-28: …'")
     if appeal := _WALKER_APPEAL.search(source):
         return (f"“{appeal.group(0)}” is the hypothesis vouching for itself; name what settled it, e.g. "
                 "'user statement on 2026-11-29' or 'measured on 2026-11-28: …'")

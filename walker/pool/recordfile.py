@@ -17,7 +17,7 @@ from typing import Any
 import yaml
 from ruamel.yaml import YAML
 
-from walker import safefile
+from walker import safefile, safeyaml
 from walker.pool.records import (
     REVIEWER_HEADING,
     Hypothesis,
@@ -54,7 +54,7 @@ def read_plain_file(path: Path, limit: int = safefile.RECORD_LIMIT) -> str:
 
 
 def compose(record: Mapping[str, Any], body: str, reviewer: str) -> str:
-    front = yaml.safe_dump(dict(record), sort_keys=False, allow_unicode=True, width=100)
+    front = safeyaml.dump(dict(record), sort_keys=False, allow_unicode=True, width=100)
     return f"---\n{front}---\n{body}\n{reviewer or REVIEWER_HEADING + chr(10) + chr(10)}"
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
+from walker import fitted
 from walker.corpus.model import Corpus
 from walker.passages import ref_text
 from walker.pool.records import CONFIDENCES, IMPACTS
@@ -31,7 +32,9 @@ DUPLICATE_SIMILARITY = 0.85
 RESTATED_SHARE = 0.1  # a claim with no more than this share of words from outside one note restates that note
 REPEATED_TEXT = 0.5  # two quotes sharing this share of their words are one text copied...
 REPEATED_RUN = 6  # ...and so are two that share this many words in a row
-SOFT_RULES = frozenset({"single-source", "applies-when-vague", "no-falsifiable-disconfirm", "impact-unjustified"})
+HALF_SUPPORT = 2  # a claim's words of its own found in one passage only, for each passage: each half is backed
+SOFT_RULES = frozenset({"single-source", "applies-when-vague", "no-falsifiable-disconfirm", "impact-unjustified",
+                        "unfalsifiable-claim"})  # the protocol names these as reasons a noteworthy entry was rejected
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,8 @@ _VAGUE_FALSIFIER = re.compile(
 
 
 def no_falsifiable_disconfirm(c: Candidate, ctx: CriticContext) -> str | None:
-    concrete = [d for d in c.disconfirm_if if word_count(d) >= 6 and not _VAGUE_FALSIFIER.search(d.strip())]
+    concrete = [d for d in c.disconfirm_if if word_count(d) >= 6 and not _VAGUE_FALSIFIER.search(d.strip())
+                and not fitted.is_bad("vague_falsifier", d)]
     if concrete:
         return None
     return "no disconfirm_if names an observation that would show the claim wrong"
@@ -121,7 +125,8 @@ _VAGUE_SITUATION = re.compile(
 
 
 def applies_when_vague(c: Candidate, ctx: CriticContext) -> str | None:
-    identifiable = [a for a in c.applies_when if word_count(a) >= 5 and not _VAGUE_SITUATION.search(a)]
+    identifiable = [a for a in c.applies_when if word_count(a) >= 5 and not _VAGUE_SITUATION.search(a)
+                    and not fitted.is_bad("vague_situation", a)]
     return None if identifiable else "no applies_when names a situation someone could recognise"
 
 
@@ -129,13 +134,26 @@ def sensitive_attribute(c: Candidate, ctx: CriticContext) -> str | None:
     """A claim, reason or situation that reads a person's health, mind, gender, age, origin, faith,
     sexuality, politics, family role or disability. A quotation of a cited passage is the note's own
     words, not an inference; any other quotation counts: repeating it in a hypothesis spreads it."""
-    haystack = normal(" ".join(t for t in (ctx.ref_text(r) for r in c.supporting_refs) if t))
     for text in (c.claim, c.why_it_matters, *c.applies_when, *c.never_applies_when):
-        unquoted = QUOTED.sub(lambda m: " " if normal(m.group(1)).rstrip(".") in haystack else m.group(0), text)
-        found = sensitive_inference(unquoted)
+        found = sensitive_inference(_unquoted(text, c, ctx))
         if found:
             return f"infers {found}"
     return None
+
+
+def _unquoted(text: str, c: Candidate, ctx: CriticContext) -> str:
+    """``text`` without its quotations of the cited passages: those are the notes' words, not the candidate's."""
+    haystack = _haystack(c, ctx)
+    return QUOTED.sub(lambda m: " " if normal(m.group(1)).rstrip(".") in haystack else m.group(0), text)
+
+
+def _cited(c: Candidate, ctx: CriticContext) -> list[str]:
+    """The text each supporting ref opens, in order, leaving out refs that do not resolve."""
+    return [t for t in (ctx.ref_text(r) for r in c.supporting_refs) if t]
+
+
+def _haystack(c: Candidate, ctx: CriticContext) -> str:
+    return normal(" ".join(_cited(c, ctx)))
 
 
 def single_source(c: Candidate, ctx: CriticContext) -> str | None:
@@ -177,7 +195,7 @@ def _content_stems(text: str) -> set[str]:
 def facts_absent_from_refs(c: Candidate, ctx: CriticContext) -> str | None:
     """Names, numbers, capitalised terms, quotations, links, specific words, citations and prior
     conclusions must all come from the cited passages (``walk.facts``)."""
-    texts = [t for t in (ctx.ref_text(r) for r in c.supporting_refs) if t]
+    texts = _cited(c, ctx)
     titles = {normal(ctx.corpus.notes[p].title) for p in _ref_paths(c) if p in ctx.corpus.notes}
     return absent_facts(c.claim, normal(" ".join(texts)), titles, ctx.index)
 
@@ -185,7 +203,7 @@ def facts_absent_from_refs(c: Candidate, ctx: CriticContext) -> str | None:
 def impact_unjustified(c: Candidate, ctx: CriticContext) -> str | None:
     if c.impact not in IMPACTS:
         return f"impact {c.impact!r} is neither add nor rewrite"
-    if word_count(c.impact_reason) < 5:
+    if word_count(c.impact_reason) < 5 or fitted.is_bad("refused_impact", c.impact_reason):
         return "impact has no stated reason"
     if c.confidence not in CONFIDENCES:
         return f"confidence {c.confidence!r} is not low, medium or high"
@@ -204,6 +222,8 @@ def unfalsifiable_claim(c: Candidate, ctx: CriticContext) -> str | None:
     match = _UNFALSIFIABLE.search(c.claim)
     if match:
         return f"unfalsifiable wording: “{match.group(0)}”"
+    if fitted.is_bad("unfalsifiable", c.claim):  # quotes included: what each passage says is part of what is claimed
+        return f"says nothing anyone could check ({fitted.chance('unfalsifiable', c.claim):.0%} by the fitted reader)"
     if sum(1 for w in words(c.claim) if not is_short(w)) < 8:  # eight words of substance, in any language
         return "too little said to be tested"
     return None
@@ -232,15 +252,26 @@ def duplicate_of_pool(c: Candidate, ctx: CriticContext) -> str | None:
 
 
 def ungrounded(c: Candidate, ctx: CriticContext) -> str | None:
-    """A bridge needs something a reader can check: words both passages use in one sense, a note both
+    """A bridge needs something a reader can check: each half of the claim said in its own passage's words
+    (an analogy between passages that share no word), words both passages use in one sense, a note both
     link to, or passages the vault itself shows to be about one thing (it uses their words together)."""
     grounding = c.grounding or {}
     if grounding.get("via"):
         return None
     texts = _joined_passages(c, ctx)
-    if texts is None or thread(*texts, ctx.index, _same_topic(c, ctx)):
+    if texts is None or thread(*texts, ctx.index, _same_topic(c, ctx)) or _each_half_supported(c, ctx, texts):
         return None  # no two notes to join: single-source or the ref rules say why
-    return "nothing joins the cited passages: no word in one sense, no shared note, no closeness in meaning"
+    return ("nothing joins the cited passages: no word in one sense, no shared note, no closeness in meaning, "
+            "and the claim does not say in each passage's own words what that passage shows")
+
+
+def _each_half_supported(c: Candidate, ctx: CriticContext, texts: tuple[str, str]) -> bool:
+    """The claim says, in words of its own (not quoted, not a title), something of each passage that the other
+    passage does not hold: each half of the bridge is backed by its own passage."""
+    titles = _content_stems(" ".join(ctx.corpus.notes[p].title for p in _ref_paths(c) if p in ctx.corpus.notes))
+    said = _content_stems(_unquoted(c.claim, c, ctx)) - titles
+    a, b = (_content_stems(t) for t in texts)
+    return len(said & (a - b)) >= HALF_SUPPORT and len(said & (b - a)) >= HALF_SUPPORT
 
 
 def homonym(c: Candidate, ctx: CriticContext) -> str | None:

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
+from walker import safeyaml
 from walker.config import between, table
 from walker.errors import WalkerError
 from walker.pool import lifecycle
@@ -29,7 +29,7 @@ from walker.refs import note_of
 from walker.seeds import candidate_seeds, choose_seed
 from walker.sensitive import sensitive_inference
 from walker.turns import CONVERGENT, EXECUTIVE, request
-from walker.walk.candidate import hypothesis_record, noteworthy_record
+from walker.walk.candidate import Candidate, hypothesis_record, noteworthy_record
 from walker.walk.critic import CriticContext, PoolClaim, Verdict, gate, one_per_refs
 from walker.walk.engines import get_engine
 from walker.walk.engines.base import WalkContext
@@ -122,8 +122,9 @@ def run_walk(ws: Workspace, options: WalkOptions) -> WalkResult:
                       [f"walk-start: seed [[{seed.path.removesuffix('.md')}|{_title(seed.path)}]] ({seed.source})",
                        f"walk-failed: {exc}"])
         raise
-    # A model's critic may write the full record for a survivor; the gate judges that record.
-    candidates = [v.revised or c for c, v in zip(candidates, engine_verdicts)]
+    # A model's critic may write the full record for a survivor; the gate judges that record (the run record's
+    # roam phase keeps what roam proposed).
+    proposed, candidates = candidates, [v.revised or c for c, v in zip(candidates, engine_verdicts)]
     verdicts = one_per_refs(candidates, gate(candidates, critic, engine_verdicts))
 
     day = options.now.date().isoformat()
@@ -133,7 +134,7 @@ def run_walk(ws: Workspace, options: WalkOptions) -> WalkResult:
         outcome = WalkOutcome(walk_id, options.now, engine.name, hood, inventory, candidates, engine_verdicts,
                               verdicts, hypothesis_ids, noteworthy_ids)
         result = WalkResult(outcome, render_report(outcome), render_picture(outcome),
-                            _run_record(outcome, options, engine.transcript))
+                            _run_record(outcome, proposed, options, engine.transcript))
         if not options.dry_run:
             digests = {i: ref_digests(candidates[i].supporting_refs, critic.ref_text) for i in hypothesis_ids}
             result.written = _write(store, outcome, result, settings, digests)
@@ -189,7 +190,7 @@ def _write(store: PoolStore, outcome: WalkOutcome, result: WalkResult, settings:
     if result.picture is not None:
         files[f"reports/{outcome.walk_id}.svg"] = result.picture
     files[f"reports/{outcome.walk_id}.md"] = result.report
-    files[f"runs/{outcome.walk_id}.yaml"] = yaml.safe_dump(result.run, sort_keys=False, allow_unicode=True, width=100)
+    files[f"runs/{outcome.walk_id}.yaml"] = safeyaml.dump(result.run, sort_keys=False, allow_unicode=True, width=100)
     stamp = outcome.now.strftime("%Y-%m-%d %H:%M")
     events = [f"walk-start: seed [[{outcome.seed.path.removesuffix('.md')}|{_title(outcome.seed.path)}]] "
               f"({outcome.seed.source}): “{seed}”"]
@@ -200,7 +201,8 @@ def _write(store: PoolStore, outcome: WalkOutcome, result: WalkResult, settings:
     return store.commit_walk(outcome.walk_id, files, f"{stamp} · walk {outcome.walk_id}", events)
 
 
-def _run_record(outcome: WalkOutcome, options: WalkOptions, transcript: list[dict[str, Any]]) -> dict[str, Any]:
+def _run_record(outcome: WalkOutcome, proposed: list[Candidate], options: WalkOptions,
+                transcript: list[dict[str, Any]]) -> dict[str, Any]:
     """The walk_run_record: everything needed to audit each phase after the fact."""
     hood = outcome.neighbourhood
     return {
@@ -215,7 +217,7 @@ def _run_record(outcome: WalkOutcome, options: WalkOptions, transcript: list[dic
         | {"hubs": list(hood.hubs), "notes": list(hood.notes)},
         "phases": {
             "inventory": [e.as_dict() for e in outcome.inventory],
-            "roam": [c.as_dict() for c in outcome.candidates],
+            "roam": [c.as_dict() for c in proposed],
             "critique": [
                 {"candidate": n, "title": outcome.candidates[n].title, "engine": outcome.engine_verdicts[n].as_dict(),
                  "gate": v.as_dict(), "kept_as": outcome.hypothesis_ids.get(n) or outcome.noteworthy_ids.get(n)}

@@ -47,6 +47,11 @@ from walker.words import PLAIN_WORDS, stem, word_count, words
 
 ROAM_SIZE = 10
 MAX_KEPT = 3
+# The rules that may stop a bridge a reader would still want to see: each says it is not yet a checkable hypothesis,
+# not that it is void (refs), unsafe (sensitive), known (in the pool) or only about one note.
+NOTEWORTHY_RULES = frozenset({"homonym", "ungrounded", "repeated-text", "restates-existing", "facts-absent-from-refs",
+                              "unfalsifiable-claim", "applies-when-vague", "no-falsifiable-disconfirm",
+                              "impact-unjustified"})
 MAX_PROPOSITIONS = 60  # sentences read per note: enough for any note's argument, bounded for huge ones
 MAX_QUOTED = 3  # sentences in a row one quote may hold: a mechanism is often told over two or three
 COPIED = 0.5  # notes sharing this share of their paragraphs are copies of one text
@@ -123,7 +128,7 @@ class ExtractiveEngine:
             elif rank >= limit:
                 verdicts[i] = Verdict(False, ("beyond-the-few",),
                                       (f"sound, but a walk keeps only its {limit} most likely useful candidates",))
-        return verdicts
+        return _flag_noteworthy(candidates, verdicts)
 
     # --- building candidates ------------------------------------------------------
 
@@ -417,6 +422,20 @@ def _shared_note(context: WalkContext, a: str, b: str) -> str | None:
 
 def _linked(context: WalkContext, a: str, b: str) -> bool:
     return b in context.links.get(a, ())
+
+
+def _flag_noteworthy(candidates: list[Candidate], verdicts: list[Verdict]) -> list[Verdict]:
+    """Flag the one rejection most worth a human look: a bridge the score would have kept, stopped by a single
+    rule that says it is not yet checkable (protocol: noteworthy rejections)."""
+    stopped = [i for i, v in enumerate(verdicts) if not v.accepted and len(v.rules) == 1
+               and v.rules[0] in NOTEWORTHY_RULES and _score(candidates[i]) >= KEEP]
+    if not stopped:
+        return verdicts
+    best = max(stopped, key=lambda i: (_score(candidates[i]), -i))
+    verdict = verdicts[best]
+    reason = (f"a reader finds a pair like this useful with probability {_score(candidates[best]):.2f}, and only one rule "
+              f"stopped it ({verdict.rules[0]}: {verdict.reasons[0]})")
+    return [Verdict(False, v.rules, v.reasons, True, reason) if i == best else v for i, v in enumerate(verdicts)]
 
 
 def _score(candidate: Candidate) -> float:

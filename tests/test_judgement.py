@@ -1,0 +1,55 @@
+"""The fitted judgements (walker.fitted): each scored on items written apart from its fit set, by an author who saw
+neither the fit set nor walker's rules (bench/judgement/check/, never fitted on). The figures are bench/README.md's."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from walker import fitted
+from walker.walk.facts import absent_facts
+from walker.words import normal
+
+CHECK = Path(__file__).resolve().parents[1] / "bench" / "judgement" / "check"
+
+
+def right(name, judge):
+    rows = yaml.safe_load((CHECK / f"{name}.yaml").read_text(encoding="utf-8"))
+    return sum(judge(r) == (r["label"] == "bad") for r in rows) / len(rows)
+
+
+@pytest.mark.parametrize("name, measured", [("unfalsifiable", 0.97), ("vague_situation", 0.98),
+                                            ("vague_falsifier", 0.9), ("refused_impact", 1.0)])
+def test_each_judgement_of_one_field_is_right_on_nine_in_ten_items_written_apart(name, measured):
+    assert right(name, lambda r: fitted.is_bad(name, r["text"])) >= min(0.9, measured - 0.02)
+
+
+def test_outside_facts_are_found_by_their_shape_and_what_they_find_is_outside():
+    """Names, numbers, jargon, citations, prior conclusions: few outside facts, seldom a good claim (bench/README.md)."""
+    rows = yaml.safe_load((CHECK / "outside_fact.yaml").read_text(encoding="utf-8"))
+    said = [absent_facts(r["text"], normal(" ".join(r["passages"])), set()) is not None for r in rows]
+    truth = [r["label"] == "bad" for r in rows]
+    hit = sum(s and t for s, t in zip(said, truth))
+    assert hit / sum(said) >= 0.75 and hit / sum(truth) >= 0.25  # measured: 17 of 22, 17 of 60
+
+
+@pytest.mark.parametrize("text", ["If it turns out to be wrong.", "如果以后发现不对的话。", "If later reflection suggests otherwise."])
+def test_a_falsifier_that_names_no_observation_is_vague(text):
+    assert fitted.is_bad("vague_falsifier", text)
+
+
+@pytest.mark.parametrize("text", ["Hard to say, it could go either way.", "说不好，两种可能都有。", "It might matter."])
+def test_an_impact_reason_that_gives_none_is_refused(text):
+    assert fitted.is_bad("refused_impact", text)
+
+
+@pytest.mark.parametrize("text", ["Both notes point to one deeper truth.", "两篇笔记在更深的层面上是相通的。",
+                                  "There is a quiet wisdom shared by both."])
+def test_vague_profundity_is_unfalsifiable(text):
+    assert fitted.is_bad("unfalsifiable", text)
+
+
+def test_a_model_is_data_and_every_judgement_has_one():
+    for name in fitted.JUDGEMENTS:
+        model = fitted._model(name)
+        assert set(model) >= {"bias", "weights", "strength"} and all(isinstance(w, float) for w in model["weights"].values())
