@@ -12,8 +12,8 @@ apart, by an author who saw neither the fit files nor walker's rules; they are r
 Each file is a list of {text, label, lang[, passages]}; the label is bad/good (sensitive/innocent for
 ``sensitive``). --background names vaults of the project's own read as good: for ``sensitive`` every sentence
 (the labelled sets are half bad, a vault almost never is, and the guard also reads the passages a walk quotes);
-and for every judgement what the offline engine writes in the fields the gate judges, on ten walks of each (at
-most BACKGROUND distinct texts a vault: its fixed wordings filled in with the notes' own words, which the
+and for every judgement what the offline engine writes in the fields the gate judges, on WALKS walks of each (at
+most BACKGROUND distinct texts a vault, shared out between the kinds of hypothesis: its fixed wordings filled in with the notes' own words, which the
 labelled sets, written about free text, never saw). --scan counts the sentences of other vaults, never fitted on, that
 the judgement refuses.
 """
@@ -45,6 +45,7 @@ FIELDS = {"unfalsifiable": ("claim",), "vague_situation": ("applies_when",), "va
           "sensitive": ("claim", "why_it_matters", "applies_when", "never_applies_when"),
           "outside_fact": ("claim",)}  # what the gate reads
 BACKGROUND = 40
+WALKS = 60
 VAULT_SENTENCES = 800  # at most this many sentences of each background vault, drawn at random  # weights nearer zero than this are left out of the file: they never change a decision
 
 
@@ -81,8 +82,10 @@ def lowest_threshold(chances, truth: list[bool], precision: float) -> float:
 
 
 def engine_fields(vault: Path, name: str) -> list[dict]:
-    """What the offline engine writes in the fields ``name`` judges, as the gate reads it, over ten dry-run walks
-    of ``vault``: each text, and for ``outside_fact`` the passages and titles it is read against."""
+    """What the offline engine writes in the fields ``name`` judges, as the gate reads it, over dry-run walks from
+    WALKS of the notes of ``vault``: each text, and for ``outside_fact`` the passages and titles it is read against. At most
+    BACKGROUND texts, shared out between the kinds of hypothesis, so a kind the walks seldom make (an answer) is
+    read as often as the commonest."""
     import random
 
     from click.testing import CliRunner
@@ -91,6 +94,7 @@ def engine_fields(vault: Path, name: str) -> list[dict]:
     from walker.walk import critic
 
     found: dict[str, tuple[str, ...]] = {}
+    kinds: dict[str, str] = {}
     judge = critic.judge
 
     def spy(candidate, context):
@@ -98,24 +102,29 @@ def engine_fields(vault: Path, name: str) -> list[dict]:
             value = getattr(candidate, field)
             for text in [value] if isinstance(value, str) else value:
                 if name == "sensitive":  # the guard reads what is not quoted from the cited passages
-                    found[critic._unquoted(text, candidate, context)] = ()
+                    key, passages = critic._unquoted(text, candidate, context), ()
                 elif name == "outside_fact":  # as walk.facts reads a claim: no quotes, against passages and titles
                     titles = [context.corpus.notes[p].title for p in critic._ref_paths(candidate)
                               if p in context.corpus.notes]
-                    found[critic.QUOTED.sub(" ", text)] = (critic._haystack(candidate, context), *titles)
+                    key, passages = critic.QUOTED.sub(" ", text), (critic._haystack(candidate, context), *titles)
                 else:
-                    found[text] = ()
+                    key, passages = text, ()
+                found[key] = passages
+                kinds.setdefault(key, candidate.kind)
         return judge(candidate, context)
 
     critic.judge = spy
     try:
-        for seed in range(10):
-            CliRunner().invoke(walker, ["walk", str(vault), "--dry-run", "--random-seed", str(seed)])
+        notes = sorted(p for p in vault.rglob("*.md") if "walks" not in p.relative_to(vault).parts)
+        for note in random.Random(0).sample(notes, min(WALKS, len(notes))):  # a walk from each: questions too
+            CliRunner().invoke(walker, ["walk", str(vault), "--dry-run", "--seed-note", note.stem])
     finally:
         critic.judge = judge
     texts = sorted(found)
     random.Random(0).shuffle(texts)
-    return [{"text": text, "passages": list(found[text])} for text in texts[:BACKGROUND]]
+    share = BACKGROUND // max(1, len(set(kinds.values())))
+    taken = [text for kind in sorted(set(kinds.values())) for text in [t for t in texts if kinds[t] == kind][:share]]
+    return [{"text": text, "passages": list(found[text])} for text in taken]
 
 
 def vault_sentences(vault: Path, most: int | None = None) -> list[str]:
