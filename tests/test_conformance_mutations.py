@@ -27,7 +27,9 @@ from walker.walk.engines import extractive
 
 # The item and the check of it that each break must fail (none is a gap walker has without the break).
 CAUGHT = {
-    "no critic": (2, "every walk's critique phase holds the gate's verdict on each candidate"),
+    # the offline walks may reject nothing by a gate rule, and then only the scripted model's walk shows it
+    "no critic": (2, ("every walk's critique phase holds the gate's verdict on each candidate",
+                      "the scripted model's walk ran")),
     "copied claim": (11, "a statement that copies the claim word for word is refused"),
     "rewrite in auto": (8, "no rewrite-impact hypothesis surfaced in auto mode"),
     "ignores not in a row": (10, "ignores broken by an engagement do not mute it"),
@@ -47,16 +49,18 @@ def conformance(tmp_path):
 def assert_caught(code, data, *breaks):
     """Exit 1; the item of each break failed, and so did its check; no level above a failed item's."""
     assert code == 1
-    for number, name in (CAUGHT[b] for b in breaks):
+    for number, names in (CAUGHT[b] for b in breaks):
         item = data["items"][number - 1]
-        assert not item["passed"] and name in item["failed"], (name, item["evidence"])
+        names = (names,) if isinstance(names, str) else names
+        assert not item["passed"] and set(names) & set(item["failed"]), (names, item["evidence"])
     failing = [LEVELS.index(i["level"]) for i in data["items"] if not i["passed"]]
     reached = -1 if data["level"] is None else LEVELS.index(data["level"])
     assert reached < min(failing) <= min(LEVELS.index(data["items"][CAUGHT[b][0] - 1]["level"]) for b in breaks)
 
 
 def test_what_each_break_must_fail_passes_when_walker_is_not_broken():
-    assert not set(CAUGHT.values()) & KNOWN_GAPS  # tests/test_conformance.py: on sample-vault/ only those fail
+    checks = {(number, name) for number, names in CAUGHT.values() for name in ((names,) if isinstance(names, str) else names)}
+    assert not checks & KNOWN_GAPS  # tests/test_conformance.py: on sample-vault/ only those fail
 
 
 def test_walks_with_no_critic(tmp_path, monkeypatch):

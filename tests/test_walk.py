@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 import pytest
 import yaml
 from click.testing import CliRunner
-from conftest import SAMPLE_VAULT, copy_vault_files, real_vault, write_vault
+from conftest import SAMPLE_VAULT, cli, copy_vault_files, real_vault, write_vault
 
 from walker.cli import main
 from walker.corpus import Resolver, load_corpus
@@ -333,3 +333,24 @@ def test_a_note_bridged_by_a_hypothesis_awaiting_review_seeds_no_walk(sample, mo
                         seeds.choose_seed(candidates, number, used, rng))
     second = walk(sample, random_seed=2)
     assert bridged <= set(avoided[0]) and second.outcome.seed.path not in bridged
+
+
+def test_every_quoted_passage_is_text_its_ref_opens(sample_vault, monkeypatch):
+    """A quote is sentences in a row of the paragraph its ref opens: a sentence that cannot be quoted (a lead-in such
+    as "The rule that works: …") between two that can ends the quote, it is never skipped over."""
+    from walker.walk import critic
+    from walker.words import normal
+
+    seen = []
+    judge = critic.judge
+
+    def spy(candidate, context):
+        seen.extend((end.passage, context.ref_text(end.ref)) for end in candidate.bridge if end.passage)
+        return judge(candidate, context)
+
+    monkeypatch.setattr(critic, "judge", spy)
+    for note in ("Compost", "Worm Bin", "Backpressure", "Sourdough Starter"):
+        assert cli("walk", sample_vault, "--dry-run", "--seed-note", note).exit_code == 0
+    assert seen
+    assert all(normal(passage) in normal(opened or "") for passage, opened in seen), \
+        [p for p, o in seen if normal(p) not in normal(o or "")]

@@ -12,7 +12,8 @@ deterministic gate, then that score, then a cap: a walk keeps the few likeliest 
 from __future__ import annotations
 
 import re
-from itertools import combinations, islice
+from collections.abc import Callable
+from itertools import combinations
 from typing import NamedTuple
 
 from walker.corpus.text import is_proposition, join_sentences, sentences
@@ -290,16 +291,17 @@ class Propositions:
         for paragraph in self._context.index.paragraphs.get(path, []):
             if paragraph.is_task:
                 continue
-            quotable = (text for text in sentences(paragraph.text)
-                        if 6 <= word_count(text) <= 60 and is_proposition(text, note.title)
-                        # a bridge would carry what the note says of a person's health, faith, origin…
-                        and not sensitive_inference(text))
-            whole = [self.sentence(path, text) for text in islice(quotable, MAX_PROPOSITIONS - read)]
-            read += len(whole)
-            if whole:
-                found.append(Quotable.of(tuple(whole), paragraph_ref(note, paragraph)))
-            if read >= MAX_PROPOSITIONS:
-                break
+            # A quote is sentences in a row: one that cannot be quoted (a lead-in, a step) ends a run.
+            for run in _runs(sentences(paragraph.text), lambda text: 6 <= word_count(text) <= 60
+                             and is_proposition(text, note.title)
+                             # a bridge would carry what the note says of a person's health, faith, origin…
+                             and not sensitive_inference(text)):
+                whole = [self.sentence(path, text) for text in run[: MAX_PROPOSITIONS - read]]
+                read += len(whole)
+                if whole:
+                    found.append(Quotable.of(tuple(whole), paragraph_ref(note, paragraph)))
+                if read >= MAX_PROPOSITIONS:
+                    return found
         return found
 
     def sentence(self, path: str, text: str) -> Sentence:
@@ -314,6 +316,17 @@ class Propositions:
                 weight = index.weight(token) / top * self._genres.specificity(path, self._lexicon.column[token])
                 weights[key] = max(weights.get(key, 0.0), weight)
         return Sentence(text, weights, _stems(text))
+
+
+def _runs(texts: list[str], quotable: Callable[[str], bool]) -> list[list[str]]:
+    """The runs of consecutive ``texts`` that are each quotable."""
+    runs: list[list[str]] = [[]]
+    for text in texts:
+        if quotable(text):
+            runs[-1].append(text)
+        elif runs[-1]:
+            runs.append([])
+    return [run for run in runs if run]
 
 
 def _best_passages(quotable: Propositions, a: str, b: str, titles: tuple[list[frozenset[str]], list[frozenset[str]]],
