@@ -301,3 +301,19 @@ def test_the_gate_on_candidates_written_blind_keeps_its_measured_figures(sample_
     good = found[("good", True)]
     bad = sum(n for (defect, right), n in found.items() if defect != "good" and right)
     assert good >= 6 and bad >= 24, found
+
+
+def test_an_analogy_whose_passages_share_no_word_is_grounded_when_each_half_is_said_in_its_own_passages_words(ctx):
+    """Watering's finger test and Bread Hydration's dough reading share no word; a claim that says what each
+    passage holds is grounded, a claim that says it of neither is not."""
+    refs = ("Garden/Watering.md#^finger-test", "Kitchen/Bread Hydration.md#^bulk-by-feel")
+    both = CriticContext(ctx.corpus, ctx.index, {"Garden/Watering.md", "Kitchen/Bread Hydration.md"}, [])
+    grounded = dataclasses.replace(
+        GOOD, title="Watering ↔ Bread Hydration", supporting_refs=refs, bridge=(), grounding={"rare_terms": [], "via": None},
+        claim=("Both passages act on the state of the material rather than on a schedule: a finger pushed into the "
+               "soil to the second knuckle decides when to water, and a dough that has risen and shows bubbles on "
+               "the sides of the container decides when fermenting is done, whatever the recipe says."))
+    assert "ungrounded" not in judge(grounded, both).rules
+    vague = dataclasses.replace(grounded, claim=("Both passages describe one habit of mind that carries from one "
+                                                 "craft to another and shapes how either is practised."))
+    assert "ungrounded" in judge(vague, both).rules
