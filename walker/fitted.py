@@ -90,11 +90,17 @@ def chance(name: str, text: str, passages: Sequence[str] = ()) -> float | None:
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, total))))
 
 
-def is_bad(name: str, text: str, passages: Sequence[str] = ()) -> bool:
-    """The model reads ``text`` as bad at its threshold: even odds (its classes were weighed equally when fitted)
-    unless the fit chose a lower one, for a judgement that errs on the side of refusing."""
+def bad_chance(name: str, text: str, passages: Sequence[str] = ()) -> float | None:
+    """How likely ``text`` is bad, when the model of ``name`` reads it as bad at its threshold (even odds, since its
+    classes were weighed equally when fitted, unless the fit chose a lower one for a judgement that errs on the side
+    of refusing); None when it does not, or when walker has no such model."""
     found = chance(name, text, passages)
-    return found is not None and found >= _model(name).get("threshold", 0.5)
+    return found if found is not None and found >= _model(name).get("threshold", 0.5) else None
+
+
+def is_bad(name: str, text: str, passages: Sequence[str] = ()) -> bool:
+    """The model of ``name`` reads ``text`` as bad at its threshold."""
+    return bad_chance(name, text, passages) is not None
 
 
 @lru_cache(maxsize=None)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from walker.fitted import chance, is_bad
+from walker.fitted import bad_chance
 
 # Cues, not only names of conditions: "cannot sleep" says insomnia, "over sixty" says age.
 _ATTRIBUTES = {
@@ -88,8 +88,8 @@ def sensitive_inference(text: str) -> str | None:
 def model_inference(text: str) -> str | None:
     """The first sentence the fitted model reads as saying something sensitive about a person, or None."""
     for sentence in _sentences(text):
-        if is_bad("sensitive", sentence):
-            return f"a sensitive attribute ({chance('sensitive', sentence):.0%} by the fitted model): “{sentence.strip()}”"
+        if (found := bad_chance("sensitive", sentence)) is not None:
+            return f"a sensitive attribute ({found:.0%} by the fitted model): “{sentence.strip()}”"
     return None
 
 

@@ -98,15 +98,16 @@ def engine_fields(vault: Path, name: str) -> list[dict]:
     judge = critic.judge
 
     def spy(candidate, context):
+        haystack = critic._haystack(candidate, context)
         for field in FIELDS[name]:
             value = getattr(candidate, field)
             for text in [value] if isinstance(value, str) else value:
                 if name == "sensitive":  # the guard reads what is not quoted from the cited passages
-                    key, passages = critic._unquoted(text, candidate, context), ()
+                    key, passages = critic._unquoted(text, haystack), ()
                 elif name == "outside_fact":  # as walk.facts reads a claim: no quotes, against passages and titles
                     titles = [context.corpus.notes[p].title for p in critic._ref_paths(candidate)
                               if p in context.corpus.notes]
-                    key, passages = critic.QUOTED.sub(" ", text), (critic._haystack(candidate, context), *titles)
+                    key, passages = critic.QUOTED.sub(" ", text), (haystack, *titles)
                 else:
                     key, passages = text, ()
                 found[key] = passages

@@ -134,16 +134,17 @@ def sensitive_attribute(c: Candidate, ctx: CriticContext) -> str | None:
     """A claim, reason or situation that reads a person's health, mind, gender, age, origin, faith,
     sexuality, politics, family role or disability. A quotation of a cited passage is the note's own
     words, not an inference; any other quotation counts: repeating it in a hypothesis spreads it."""
+    haystack = _haystack(c, ctx)
     for text in (c.claim, c.why_it_matters, *c.applies_when, *c.never_applies_when):
-        found = sensitive_inference(_unquoted(text, c, ctx))
+        found = sensitive_inference(_unquoted(text, haystack))
         if found:
             return f"infers {found}"
     return None
 
 
-def _unquoted(text: str, c: Candidate, ctx: CriticContext) -> str:
-    """``text`` without its quotations of the cited passages: those are the notes' words, not the candidate's."""
-    haystack = _haystack(c, ctx)
+def _unquoted(text: str, haystack: str) -> str:
+    """``text`` without its quotations of the cited passages (``haystack``, normalised): those are the notes' words,
+    not the candidate's."""
     return QUOTED.sub(lambda m: " " if normal(m.group(1)).rstrip(".") in haystack else m.group(0), text)
 
 
@@ -222,8 +223,8 @@ def unfalsifiable_claim(c: Candidate, ctx: CriticContext) -> str | None:
     match = _UNFALSIFIABLE.search(c.claim)
     if match:
         return f"unfalsifiable wording: “{match.group(0)}”"
-    if fitted.is_bad("unfalsifiable", c.claim):  # quotes included: what each passage says is part of what is claimed
-        return f"says nothing anyone could check ({fitted.chance('unfalsifiable', c.claim):.0%} by the fitted reader)"
+    if (found := fitted.bad_chance("unfalsifiable", c.claim)) is not None:  # quotes included: they are claimed too
+        return f"says nothing anyone could check ({found:.0%} by the fitted reader)"
     if sum(1 for w in words(c.claim) if not is_short(w)) < 8:  # eight words of substance, in any language
         return "too little said to be tested"
     return None
@@ -269,7 +270,7 @@ def _each_half_supported(c: Candidate, ctx: CriticContext, texts: tuple[str, str
     """The claim says, in words of its own (not quoted, not a title), something of each passage that the other
     passage does not hold: each half of the bridge is backed by its own passage."""
     titles = _content_stems(" ".join(ctx.corpus.notes[p].title for p in _ref_paths(c) if p in ctx.corpus.notes))
-    said = _content_stems(_unquoted(c.claim, c, ctx)) - titles
+    said = _content_stems(_unquoted(c.claim, _haystack(c, ctx))) - titles
     a, b = (_content_stems(t) for t in texts)
     return len(said & (a - b)) >= HALF_SUPPORT and len(said & (b - a)) >= HALF_SUPPORT
 
