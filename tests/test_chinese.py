@@ -15,6 +15,7 @@ from conftest import FIXTURES, copy_vault_files
 from walker.cli import main
 from walker.corpus.parse import parse_note
 from walker.corpus.text import is_proposition, join_sentences, paragraphs_of, sentences
+from walker.passages import ref_text
 from walker.pool.store import PoolStore
 from walker.refs import ref_link
 from walker.surface import surface
@@ -101,16 +102,40 @@ def test_a_short_chinese_statement_can_seed_though_it_is_few_words(tmp_path):
     assert found is not None and found[0] == "酵母在低温下活性很弱。"
 
 
+def test_a_note_that_only_asks_seeds_from_its_question(tmp_path):
+    (tmp_path / "发酵.md").write_text("# 发酵\n\n为什么冬天的面团总是发得特别慢？\n\n温度和酵母用量哪个影响更大？\n", encoding="utf-8")
+    (tmp_path / "酵母.md").write_text("# 酵母\n\n酵母在低温下活性很弱，面团发得就慢。\n", encoding="utf-8")
+    ws = Workspace.open(tmp_path)
+    found = central_sentence(ws.index, "发酵.md", ws.index.paragraphs["发酵.md"])
+    assert found is not None and found[0].endswith("？")
+    # a note with a statement seeds from the statement, not from its question
+    (tmp_path / "酵母.md").write_text("# 酵母\n\n酵母在低温下活性很弱，面团发得就慢。\n\n那冰箱里的面团还能发吗？\n", encoding="utf-8")
+    ws = Workspace.open(tmp_path)
+    assert central_sentence(ws.index, "酵母.md", ws.index.paragraphs["酵母.md"])[0] == "酵母在低温下活性很弱，面团发得就慢。"
+
+
+def test_a_line_that_leads_in_with_a_colon_ends_before_the_next_line():
+    # "Shown as a picture:", the picture, then the sentence: reading view shows them on lines of their own, and the
+    # sentence alone is what the note says.
+    chinese = "# 齐普夫\n\n用图像表示为：\n![[图.png]]\n词频和它的排名大致成反比，排第一的词出现次数约是第二的两倍。\n"
+    (paragraph,) = paragraphs_of(chinese, parse_note("齐普夫.md", chinese))
+    assert sentences(paragraph.text) == ["用图像表示为：", "词频和它的排名大致成反比，排第一的词出现次数约是第二的两倍。"]
+    english = "# Zipf\n\nAs a chart:\n![[chart.png]]\nThe second word is used half as often as the first.\n"
+    (paragraph,) = paragraphs_of(english, parse_note("Zipf.md", english))
+    assert sentences(paragraph.text) == ["As a chart:", "The second word is used half as often as the first."]
+
+
 def test_three_weekly_runs_keep_the_planted_pairs_quoted_in_whole_chinese_sentences(walked_zh):
     records = {r.data["title"]: r.data for r in PoolStore(walked_zh).records("active")}
     assert records["免揉面包 ↔ 手擀面醒面"]["kind"] == "missing-link"  # 面筋 and 水合, in two notes that never link
     # The question "why does the database flood when the cache expires at night?" and the note that explains it: kept,
     # but through the strongest thread the two notes share (缓存, 命中), as a missing link, not as its answer.
     assert "缓存过期策略 ↔ 缓存雪崩" in records
+    ws = Workspace.open(walked_zh)
     for data in records.values():
         for ref, passage in zip(data["supporting_refs"], data["passages"]):
             assert passage.endswith(("。", "！", "？")), passage  # whole sentences
-            assert passage in (walked_zh / ref.split("#")[0]).read_text(encoding="utf-8")  # as the note writes them
+            assert passage in ref_text(ws.corpus, ws.index, ref)  # as the note reads (a link shown by its name)
         assert data["claim"].startswith(next(iter(data["title"].split(" ↔ "))))  # worded in Chinese, not English
         assert "says" not in data["claim"] and all(not s.isascii() for s in data["applies_when"])
 

@@ -161,10 +161,11 @@ MAX_WORDS = 45  # the longest sentence that states what a note is about
 
 
 def central_sentence(index: TextIndex, path: str, paragraphs: list[Paragraph]) -> tuple[str, Paragraph] | None:
-    """The sentence that best states what the note is about: most of its key words, not a question."""
+    """The sentence that best states what the note is about: most of its key words, and a statement rather than a
+    question unless the note only asks (a note of open questions is about what it asks)."""
     weights = index.term_weights(path)
     title = PurePosixPath(path).stem
-    best: tuple[float, str, Paragraph] | None = None
+    best: dict[bool, tuple[float, str, Paragraph]] = {}  # by whether the sentence asks
     read = 0
     for position, paragraph in enumerate(paragraphs):
         if paragraph.is_task:
@@ -172,13 +173,13 @@ def central_sentence(index: TextIndex, path: str, paragraphs: list[Paragraph]) -
         for sentence in sentences(paragraph.text):
             read += 1
             if read > MAX_SENTENCES:  # a note's point is made early; a huge one is read this far, in bounded time
-                return (best[1], best[2]) if best else None
+                break
             if word_count(sentence) > 2 * MAX_WORDS:  # (a loose bound: counting is cheap, segmenting is not)
                 continue  # no sentence to quote; and segmenting one run of 600,000 Chinese characters takes seconds
             words = tokens(sentence)
             # Chinese is counted by its characters (word_count), which is_proposition bounds from below.
             length = word_count(sentence) if has_cjk(sentence) else len(words)
-            if not (has_cjk(sentence) or 8 <= length) or length > MAX_WORDS or sentence.endswith(("?", "？")) or not is_proposition(sentence, title):
+            if not (has_cjk(sentence) or 8 <= length) or length > MAX_WORDS or not is_proposition(sentence, title):
                 continue
             if sensitive_inference(sentence):  # what a note says of a person's health or faith seeds nothing
                 continue
@@ -186,9 +187,13 @@ def central_sentence(index: TextIndex, path: str, paragraphs: list[Paragraph]) -
             score = sum(weights.get(w, 0.0) for w in set(words)) / len(words) ** 0.5
             score *= 1.3 if paragraph.block_id else 1.0
             score -= 0.001 * position
-            if best is None or score > best[0]:
-                best = (score, sentence, paragraph)
-    return (best[1], best[2]) if best else None
+            asks = sentence.endswith(("?", "？"))
+            if asks not in best or score > best[asks][0]:
+                best[asks] = (score, sentence, paragraph)
+        if read > MAX_SENTENCES:
+            break
+    found = best.get(False) or best.get(True)
+    return (found[1], found[2]) if found else None
 
 
 def propose(index: TextIndex, note: ParsedNote) -> tuple[str, str]:

@@ -96,13 +96,17 @@ def paragraphs_of(text: str, note: ParsedNote) -> list[Paragraph]:
 
 
 def _paragraph(lines: list[tuple[int, str]]) -> Paragraph:
-    raw = " ".join(_LINE_PREFIX.sub("", line, count=1) for _, line in lines)
+    # A line that ends in a colon leads into what follows it (a formula, a picture, a list): the next line starts a
+    # sentence of its own, as reading view shows it on a line of its own. The text keeps that break as its one "\n".
+    raw = "".join(_LINE_PREFIX.sub("", line, count=1) + ("\n" if line.rstrip().endswith((":", "：")) else " ")
+                  for _, line in lines)
     first = lines[0][1]
     is_task = bool(re.match(r"^\s*(?:>\s*)*[-*+]\s+\[.\]", first))
     block = _BLOCK_ID.search(raw)
     if block:
         raw = raw[: block.start()]
-    return Paragraph(lines[0][0], lines[-1][0], plain(raw), block.group(1).lower() if block else None, is_task)
+    text = "\n".join(filter(None, map(plain, raw.split("\n")))) if "\n" in raw else plain(raw)
+    return Paragraph(lines[0][0], lines[-1][0], text, block.group(1).lower() if block else None, is_task)
 
 
 def plain(markdown: str) -> str:
@@ -252,7 +256,8 @@ def _listiness(sentence: str) -> int:
 
 def sentences(text: str) -> list[str]:
     pattern = _SENTENCE_END_WIDE if has_cjk(text) else _SENTENCE_END
-    return [s.strip() for s in pattern.split(text) if s.strip()]
+    parts = text.split("\n") if "\n" in text else (text,)  # a lead-in line ends where its colon does
+    return [s.strip() for part in parts for s in pattern.split(part) if s.strip()]
 
 
 def join_sentences(parts: list[str] | tuple[str, ...]) -> str:

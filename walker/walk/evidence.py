@@ -14,6 +14,11 @@ Every signal is a number a reader could check by hand:
 - ``topic``: the same for the two whole notes.
 - ``phrase``: the passages share a phrase of two words or more, side by side in both.
 - ``joined``: the vault already joins the notes: a note both link to, or a chain of two links.
+- ``side_by_side``: a third note lists both, their links within two lines of each other (an index note's
+  items 18 and 19, two links in one line): co-citation at its closest, the vault's own statement that the two
+  go together.
+- ``mentioned``: one note names the other (its title, in prose) without linking it: Obsidian's "unlinked
+  mention", a link its author has not made yet.
 - ``apart``: how far apart the notes' top-level folders are in meaning (1 - domain closeness).
 - ``question``: one passage asks what the other may answer.
 - ``coherence``: how much the notes that use the shared words are about one thing (the length of the
@@ -28,18 +33,22 @@ Every signal is a number a reader could check by hand:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
 import numpy as np
 
 from walker.corpus.model import Corpus
+from walker.corpus.text import Paragraph
+from walker.graph import Adjacency
 from walker.similarity import TextIndex
 from walker.walk.kinds import DAILY
-from walker.words import stem
+from walker.words import has_cjk, stem
 
 MIN_GENRE = 10  # a genre's document frequencies mean something once it holds this many notes
+SIDE_BY_SIDE = 2  # lines apart, at most, of two links a note lists together (one list item after the other)
 
 
 @dataclass(frozen=True)
@@ -53,6 +62,8 @@ class Evidence:
     apart: float
     question: float
     coherence: float
+    side_by_side: float = 0.0  # (records written before these two were measured read 0)
+    mentioned: float = 0.0
     meaning: float | None = None
 
     def as_dict(self) -> dict[str, float]:
@@ -123,6 +134,46 @@ class Lexicon:
             rows = np.unique(self._users[:, columns].indices) if columns else np.array([], dtype=int)
             self._coherence[word_stem] = float(np.linalg.norm(self._unit[rows].mean(axis=0))) if len(rows) else 0.0
         return self._coherence[word_stem]
+
+
+def side_by_side(corpus: Corpus, links: Adjacency, a: str, b: str) -> bool:
+    """Whether a third note links both within ``SIDE_BY_SIDE`` lines of each other."""
+    for other in (links.get(a, set()) & links.get(b, set())) - {a, b}:
+        note = corpus.notes.get(other)
+        if note is None:
+            continue
+        lines: dict[str, list[int]] = {a: [], b: []}
+        for raw, (target, _) in zip(note.links, corpus.resolutions.get(other, ())):
+            if target in lines:
+                lines[target].append(raw.line)
+        if any(abs(x - y) <= SIDE_BY_SIDE for x in lines[a] for y in lines[b]):
+            return True
+    return False
+
+
+class Mentions:
+    """Where a note names another in its prose: the other's title as a whole word (two characters of Chinese or
+    Japanese, four letters otherwise, at least), in any case."""
+
+    def __init__(self, corpus: Corpus, paragraphs: Mapping[str, list[Paragraph]]) -> None:
+        self._corpus = corpus
+        self._paragraphs = paragraphs
+        self._text: dict[str, str] = {}
+
+    def names(self, path: str, other: str) -> bool:
+        note = self._corpus.notes.get(other)
+        title = note.title.lower() if note is not None else ""
+        if len(title) < (2 if has_cjk(title) else 4):
+            return False
+        if path not in self._text:
+            self._text[path] = "\n".join(p.text for p in self._paragraphs.get(path, ())).lower()
+        text = self._text[path]
+        if has_cjk(title):
+            return title in text
+        return title in text and re.search(rf"(?<!\w){re.escape(title)}(?!\w)", text) is not None
+
+    def either(self, a: str, b: str) -> bool:
+        return self.names(a, b) or self.names(b, a)
 
 
 def salience(index: TextIndex, lexicon: Lexicon, path: str, stems: Iterable[str]) -> float:

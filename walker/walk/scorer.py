@@ -20,20 +20,20 @@ KEEP = 0.5
 # reads what the latent axes, the thread's specificity and its salience read, better; "plain" without it.
 MODEL_SIGNALS = {
     "plain": tuple(name for name in SIGNALS if name != "meaning"),
-    "meaning": ("meaning", "topic", "joined", "apart"),
+    "meaning": ("meaning", "topic", "joined", "side_by_side", "mentioned", "apart"),
 }
 
 # MODEL BEGIN: written by bench/quality/fit.py --write (bench/README.md has its output); signals centred and scaled.
 MODELS: dict[str, dict[str, dict[str, float]]] = {"plain": {
-    "mean": {"specific": 0.7571, "salience": 0.7157, "context": 0.3165, "topic": 0.4048, "phrase": 0.2109, "joined": 0.2045, "apart": 0.2239, "question": 0.05112, "coherence": 0.613},
-    "scale": {"specific": 0.1923, "salience": 0.2016, "context": 0.2442, "topic": 0.2379, "phrase": 0.4079, "joined": 0.4033, "apart": 0.3024, "question": 0.2202, "coherence": 0.1084},
-    "weight": {"specific": -0.1432, "salience": 0.3181, "context": 0.2112, "topic": 0.7165, "phrase": 0.2212, "joined": -0.4317, "apart": 0.3914, "question": 0.0776, "coherence": 0.1228},
-    "bias": {"bias": -1.654},
+    "mean": {"specific": 0.7571, "salience": 0.7157, "context": 0.3165, "topic": 0.4048, "phrase": 0.2109, "joined": 0.2045, "side_by_side": 0.06709, "mentioned": 0.05431, "apart": 0.2239, "question": 0.05112, "coherence": 0.613},
+    "scale": {"specific": 0.1923, "salience": 0.2016, "context": 0.2442, "topic": 0.2379, "phrase": 0.4079, "joined": 0.4033, "side_by_side": 0.2502, "mentioned": 0.2266, "apart": 0.3024, "question": 0.2202, "coherence": 0.1084},
+    "weight": {"specific": -0.1465, "salience": 0.3035, "context": 0.2399, "topic": 0.7138, "phrase": 0.2235, "joined": -0.3274, "side_by_side": -0.2768, "mentioned": 0.1407, "apart": 0.3684, "question": 0.05142, "coherence": 0.1261},
+    "bias": {"bias": -1.673},
 }, "meaning": {
-    "mean": {"meaning": 0.4169, "topic": 0.421, "joined": 0.2276, "apart": 0.2209},
-    "scale": {"meaning": 0.1822, "topic": 0.2396, "joined": 0.4193, "apart": 0.3041},
-    "weight": {"meaning": 0.5191, "topic": 0.7608, "joined": -0.5554, "apart": 0.3488},
-    "bias": {"bias": -1.681},
+    "mean": {"meaning": 0.4169, "topic": 0.421, "joined": 0.2276, "side_by_side": 0.07463, "mentioned": 0.0597, "apart": 0.2209},
+    "scale": {"meaning": 0.1822, "topic": 0.2396, "joined": 0.4193, "side_by_side": 0.2628, "mentioned": 0.2369, "apart": 0.3041},
+    "weight": {"meaning": 0.4981, "topic": 0.7756, "joined": -0.4668, "side_by_side": -0.2042, "mentioned": 0.107, "apart": 0.3296},
+    "bias": {"bias": -1.692},
 }}
 # MODEL END
 
@@ -51,6 +51,8 @@ _READ: dict[str, dict[str, tuple[str, str]]] = {
                   "the notes are about one thing even without the shared words"),
         "phrase": ("the passages share no phrase, only single words", "the passages share a phrase"),
         "joined": ("no note links both", "a note both link to already joins them"),
+        "side_by_side": ("no note lists them together", "a note already lists them side by side"),
+        "mentioned": ("neither note names the other", "one note names the other without linking it"),
         "apart": ("the notes sit in folders of one subject", "the notes sit in subjects far apart"),
         "question": ("neither passage asks a question", "one passage asks a question"),
         "coherence": ("the notes that use the shared words are about unrelated things",
@@ -64,6 +66,8 @@ _READ: dict[str, dict[str, tuple[str, str]]] = {
         "topic": ("去掉共同的词以后，两篇笔记的意思相差很远", "即使去掉共同的词，两篇笔记也在谈同一件事"),
         "phrase": ("两段话只共用单个的词，没有共同的短语", "两段话共用一个短语"),
         "joined": ("没有笔记同时链接两者", "已经有一篇两者都链接的笔记把它们连在一起"),
+        "side_by_side": ("没有笔记把它们列在一起", "已经有一篇笔记把它们并排列在一起"),
+        "mentioned": ("两篇笔记都没有提到对方", "一篇笔记提到了另一篇的标题，却没有链接"),
         "apart": ("两篇笔记在同一主题的文件夹里", "两篇笔记的主题相距很远"),
         "question": ("两段话都没有提问", "其中一段话在提问"),
         "coherence": ("用到这些共同词的笔记各谈各的", "用到这些共同词的笔记都在谈同一件事"),

@@ -24,7 +24,7 @@ from walker.sensitive import sensitive_inference
 from walker.walk.candidate import Candidate, End
 from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
-from walker.walk.evidence import Evidence, Genres, Lexicon, salience
+from walker.walk.evidence import Evidence, Genres, Lexicon, Mentions, salience, side_by_side
 from walker.walk.kinds import (
     DAILY,
     DOMAIN_APART,
@@ -240,6 +240,7 @@ class Propositions:
         self._titles: dict[str, list[frozenset[str]]] = {}
         self._genres = Genres(context.corpus, context.index)
         self._lexicon = Lexicon(context.index)
+        self._mentions = Mentions(context.corpus, context.index.paragraphs)
         self._meaning = Meaning()
         self._named: dict[tuple[str, ...], list[str]] | None = None
 
@@ -278,6 +279,8 @@ class Propositions:
             topic=index.note_closeness(a, b, stems),
             phrase=float(any(" " in term for term in terms)),
             joined=float(joined),
+            side_by_side=float(side_by_side(self._context.corpus, self._context.links, a, b)),
+            mentioned=float(self._mentions.either(a, b)),
             apart=1.0 - index.domain_closeness(a, b),
             question=float(is_question(text_a) != is_question(text_b)),
             coherence=sum(map(self._lexicon.coherence, stems)) / len(stems) if stems else 0.0,
