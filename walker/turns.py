@@ -121,10 +121,10 @@ def chances(held: dict[str, float]) -> dict[str, float]:
 
 
 def decide(found: dict[str, float]) -> str:
-    """Doing beats deciding beats wondering; wondering must be likelier than not."""
-    for kind in (EXECUTIVE, CONVERGENT):
-        if found[kind] >= 1 / len(KINDS):
-            return kind
+    """Doing or deciding beats wondering (the likelier of the two, once either is as likely as a guess); wondering
+    must be likelier than not."""
+    if max(found[EXECUTIVE], found[CONVERGENT]) >= 1 / len(KINDS):
+        return EXECUTIVE if found[EXECUTIVE] >= found[CONVERGENT] else CONVERGENT
     return EXPLORATORY if found[EXPLORATORY] >= 0.5 else UNCLEAR
 
 
