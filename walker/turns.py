@@ -10,9 +10,9 @@ A side note from the walks helps only in the last kind: in the other two it is a
 
 Pasted code or an error is executive by its shape. Anything else is read by a logistic model over the turn's
 pieces (its words and pairs of words; in Chinese, which has no spaces, its runs of one to three characters),
-fitted on labelled turns by ``bench/turns/fit.py`` and checked on turns it never saw. Doing beats deciding beats
-wondering: a turn is executive, or else convergent, when the model finds that kind likelier than chance (one in
-three); it is exploratory only when that is likelier than not. Otherwise it is ``unclear``, and unclear is "not
+fitted on labelled turns by ``bench/turns/fit.py`` and checked on turns it never saw. Doing or deciding beats
+wondering: a turn is executive or convergent (the likelier of the two) when the model finds either likelier than
+chance (one in three); it is exploratory only when that is likelier than not. Otherwise it is ``unclear``, and unclear is "not
 now". Plain Python, no numpy: a hook reads every turn with it.
 """
 
