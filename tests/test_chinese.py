@@ -128,9 +128,10 @@ def test_a_line_that_leads_in_with_a_colon_ends_before_the_next_line():
 def test_three_weekly_runs_keep_the_planted_pairs_quoted_in_whole_chinese_sentences(walked_zh):
     records = {r.data["title"]: r.data for r in PoolStore(walked_zh).records("active")}
     assert records["免揉面包 ↔ 手擀面醒面"]["kind"] == "missing-link"  # 面筋 and 水合, in two notes that never link
-    # The question "why does the database flood when the cache expires at night?" and the note that explains it: kept,
-    # but through the strongest thread the two notes share (缓存, 命中), as a missing link, not as its answer.
-    assert "缓存过期策略 ↔ 缓存雪崩" in records
+    # The question "why does the database flood when the cache expires at night?" and the note that explains it: of the
+    # threads the two notes share, as strong as any, the one from the question (缓存, 过期) makes it an answer.
+    assert records["缓存过期策略 ↔ 缓存雪崩"]["kind"] == "answer"
+    assert records["缓存过期策略 ↔ 缓存雪崩"]["passages"][0].startswith("为什么")
     ws = Workspace.open(walked_zh)
     for data in records.values():
         for ref, passage in zip(data["supporting_refs"], data["passages"]):

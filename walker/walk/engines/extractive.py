@@ -141,8 +141,8 @@ class ExtractiveEngine:
         # words are a mention, not a thread between the two passages.
         titles_a, titles_b = quotable.titles(a.path), quotable.titles(b.path)
         linked = titles_a[1:] + titles_b[1:]
-        # The strongest thread. (Preferring a pair that runs from a question, tried once, kept more answers on the dev
-        # vaults, mostly to rhetorical questions; the blind labels already had answers as the riskiest kind.)
+        # The strongest thread; of threads as strong, one that runs from a question. (Preferring a pair from a question
+        # over a stronger thread, tried once, kept more answers on the dev vaults, mostly to rhetorical questions.)
         best = _best_passages(quotable, a.path, b.path, (titles_b[:1] + linked, titles_a[:1] + linked), passages)
         if best is None:
             return None
@@ -348,19 +348,24 @@ def _best_passages(quotable: Propositions, a: str, b: str, titles: tuple[list[fr
 
     first = [(q, threadable(q, titles[0])) for q in (pinned(a, only[0]) if only else quotable(a))]
     second = [(q, threadable(q, titles[1])) for q in (pinned(b, only[1]) if only else quotable(b))]
-    best: tuple[float, Quotable, Quotable, set[str]] | None = None
+    best: tuple[tuple[float, bool], Quotable, Quotable, set[str]] | None = None
     for qa, words_a in first:
         for qb, words_b in second:
             shared = words_a.keys() & words_b.keys()
             if len(shared) < THREAD_WORDS:
                 continue
-            strength = sum(min(words_a[w], words_b[w]) for w in shared)
-            if best is None or strength > best[0]:
-                best = (strength, qa, qb, set(shared))
+            # Of two threads equally strong, the one from a question to a passage that does not ask: an answer.
+            key = (sum(min(words_a[w], words_b[w]) for w in shared), _asks(qa) != _asks(qb))
+            if best is None or key > best[0]:
+                best = (key, qa, qb, set(shared))
     if best is None:
         return None
-    strength, qa, qb, shared = best
+    (strength, _), qa, qb, shared = best
     return (qa.quote(shared), qa.ref), (qb.quote(shared), qb.ref), strength, shared
+
+
+def _asks(passage: Quotable) -> bool:
+    return any(is_question(s.text) for s in passage.sentences)
 
 
 def _one_subject(closeness: float, same_folder: bool) -> bool:
