@@ -98,8 +98,10 @@ def paragraphs_of(text: str, note: ParsedNote) -> list[Paragraph]:
 def _paragraph(lines: list[tuple[int, str]]) -> Paragraph:
     # A line that ends in a colon leads into what follows it (a formula, a picture, a list): the next line starts a
     # sentence of its own, as reading view shows it on a line of its own. The text keeps that break as its one "\n".
-    raw = "".join(_LINE_PREFIX.sub("", line, count=1) + ("\n" if line.rstrip().endswith((":", "：")) else " ")
-                  for _, line in lines)
+    parts = [_LINE_PREFIX.sub("", line, count=1) for _, line in lines]
+    raw = " ".join(parts)
+    if len(parts) > 1 and (":" in raw or "：" in raw):
+        raw = "".join(part + ("\n" if part.rstrip().endswith((":", "：")) else " ") for part in parts)
     first = lines[0][1]
     is_task = bool(re.match(r"^\s*(?:>\s*)*[-*+]\s+\[.\]", first))
     block = _BLOCK_ID.search(raw)
