@@ -201,6 +201,10 @@ def test_the_site_of_a_chinese_vault_is_searchable_by_word_and_leaves_no_jieba_c
         for english in ("Evidence", "Put your own words", "What each choice", "Next in queue", "From the walk of"):
             assert english not in text, (record.id, english)
         assert "walker discharge" in text and "walker reject" in text
+        evidence_text = re.sub(r"<[^>]+>", "", evidence)
+        assert not re.search(r"L\d+-L\d+", evidence_text)  # a passage cited by its lines names them as a reader does
+        if any("#L" in ref for ref in record.data["supporting_refs"]):
+            assert re.search(r"第 \d+(–\d+)? 行", evidence_text), evidence_text[:300]
     for record in PoolStore(walked_zh).records("active"):  # and the record file Obsidian opens
         body = record.path.read_text(encoding="utf-8").split("---", 2)[2]
         assert "**证据**" in body and "**适用于**" in body and "Evidence" not in body.split("## Reviewer notes")[0]

@@ -79,6 +79,13 @@ def note_link(path: str) -> str:
     return f"[[{stem}|{stem.rsplit('/', 1)[-1]}]]"
 
 
+def lines_label(first: int, last: int, chinese: bool) -> str:
+    """Lines of a note as a reader names them: "line 3", "lines 3–5", "第 3 行", "第 3–5 行"."""
+    if chinese:
+        return f"第 {first}" + ("" if first == last else f"–{last}") + " 行"
+    return f"line {first}" if first == last else f"lines {first}–{last}"
+
+
 def ref_link(ref: str, chinese: bool | None = None) -> str:
     """A ref as one wikilink Obsidian resolves, fit to be the whole value of a property: the note by its
     path, the heading or block the ref names as the subpath, and its title (› the place) shown. A line
@@ -91,10 +98,8 @@ def ref_link(ref: str, chinese: bool | None = None) -> str:
         return ref
     subpath, place = "", ""
     if (lines := parsed.lines) is not None:
-        first, last = lines
-        if is_chinese(title) if chinese is None else chinese:
-            return f"[[{stem}|{_link_text(title)}，第 {first}" + ("" if first == last else f"–{last}") + " 行]]"
-        return f"[[{stem}|{_link_text(title)}, " + (f"line {first}]]" if first == last else f"lines {first}–{last}]]")
+        chinese = is_chinese(title) if chinese is None else chinese
+        return f"[[{stem}|{_link_text(title)}{'，' if chinese else ', '}{lines_label(*lines, chinese)}]]"
     if (block := parsed.block) is not None:
         if _BLOCK_ID.fullmatch(block):
             subpath, place = "#^" + block, block.replace("-", " ")

@@ -11,7 +11,7 @@ from walker.corpus.text import CLOSERS, WIDE_STOPS, Paragraph, ends_wide, read_p
 from walker.kinds import KINDS
 from walker.pool.records import KIND_WORDS, LABELS, LABELS_ZH, REVIEWER_HEADING, VALUES_ZH, Hypothesis, NoteworthyEntry
 from walker.pool.store import POOL, StoredRecord
-from walker.refs import Ref, heading_label
+from walker.refs import Ref, heading_label, lines_label
 from walker.site.decide import BAR, PLACEHOLDER, DecideBox
 from walker.site.links import SiteLinks
 from walker.site.markup import STATUS_TITLES, as_cell, as_code, as_text, note_labels, short_title, shorten
@@ -179,7 +179,7 @@ def _evidence(ref: str, page: str, corpus: Corpus, links: SiteLinks, passage: st
     ``passages``) marked and the words the two passages share (the thread) in bold."""
     parsed = Ref.parse(ref)
     title, anchor = note_title(parsed.path), parsed.anchor
-    place = heading_label(anchor).lstrip("^")
+    place = lines_label(*parsed.lines, is_chinese(title)) if parsed.lines else heading_label(anchor).lstrip("^")
     suffix = f" › {place}" if place and place.lower() != title.lower() else ""
     # Obsidian reads "|", "[" and "]" in a heading as spaces: the target opens the same heading, one link
     target = "#" + anchor.replace("|", " ").replace("[", " ").replace("]", " ") if anchor and parsed.lines is None else ""
