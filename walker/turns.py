@@ -12,8 +12,8 @@ Pasted code or an error is executive by its shape. Anything else is read by a lo
 pieces (its words and pairs of words; in Chinese, which has no spaces, its runs of one to three characters),
 fitted on labelled turns by ``bench/turns/fit.py`` and checked on turns it never saw. Doing or deciding beats
 wondering: a turn is executive or convergent (the likelier of the two) when the model finds either likelier than
-chance (one in three); it is exploratory only when that is likelier than not. Otherwise it is ``unclear``, and unclear is "not
-now". Plain Python, no numpy: a hook reads every turn with it.
+chance (one in three); it is exploratory only when that is likelier than not. Otherwise it is ``unclear``, and
+unclear is "not now". Plain Python, no numpy: a hook reads every turn with it.
 """
 
 from __future__ import annotations
