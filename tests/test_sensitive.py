@@ -5,7 +5,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from click.testing import CliRunner
 
+from walker.cli import main
 from walker.sensitive import lexicon_inference, model_inference, sensitive_inference
 
 CHECK = Path(__file__).resolve().parents[1] / "bench" / "judgement" / "check" / "sensitive.yaml"
@@ -41,3 +43,23 @@ def test_on_sentences_written_apart_the_guard_finds_twice_what_the_lexicon_did()
     lexicon, model, guard = rates(lexicon_inference), rates(model_inference), rates(sensitive_inference)
     assert guard[0] >= 0.9 and guard[1] >= 0.8  # measured: 94% precision, 84% recall (bench/README.md)
     assert guard[1] >= 2 * lexicon[1] and model[0] >= 0.9
+
+
+def test_reading_deeply_the_reader_of_meaning_finds_what_no_piece_of_the_sentence_says(model_on):
+    origin = "He was raised in a village where nobody spoke the national language."
+    assert sensitive_inference(origin) is None
+    assert "reader of meaning" in (sensitive_inference(origin, deep=True) or "")
+
+
+@pytest.mark.parametrize("text", [
+    "The starter doubles in four hours at room temperature.", "The queue grows when consumers fall behind the producers.",
+    "Pruning in late winter keeps the apple tree from wasting sap.", "The reviewer hates the new layout and says so.",
+])
+def test_reading_deeply_passes_what_the_notes_say_of_things(model_on, text):
+    assert sensitive_inference(text, deep=True) is None
+
+
+def test_a_seed_given_in_words_is_read_deeply(model_on, sample_vault):
+    result = CliRunner().invoke(main, ["walk", str(sample_vault), "--dry-run", "--seed",
+                                       "He was raised in a village where nobody spoke the national language."])
+    assert result.exit_code != 0 and "reader of meaning" in result.output

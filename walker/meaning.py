@@ -123,28 +123,39 @@ def encoder() -> Encoder | None:
     return Encoder(folder) if folder else None
 
 
+_remembered: dict[str, np.ndarray] = {}  # every text embedded in this process, up to MAX_REMEMBERED
+
+
+def vectors(texts: list[str]) -> list[np.ndarray] | None:
+    """The unit vector of each text (cut to MAX_CHARACTERS), each embedded once per process, in batches of similar
+    length (padding costs as much as text); None without the model."""
+    if model_folder() is None or (model := encoder()) is None:
+        return None
+    texts = [t[:MAX_CHARACTERS] for t in texts]
+    found = {t: _remembered[t] for t in texts if t in _remembered}
+    todo = sorted(set(texts) - found.keys(), key=len)
+    for start in range(0, len(todo), BATCH):
+        chunk = todo[start:start + BATCH]
+        found.update(zip(chunk, model(chunk)))
+    if len(_remembered) + len(todo) > MAX_REMEMBERED:
+        _remembered.clear()
+    _remembered.update((t, found[t]) for t in todo)
+    return [found[t] for t in texts]
+
+
 class Meaning:
-    """Passage embeddings, computed once per text; ``closeness`` is their cosine, or None without the model."""
+    """How close two passages are in meaning: the cosine of their embeddings, or None without the model."""
 
     def __init__(self) -> None:
-        self._vectors: dict[str, np.ndarray] = {}
         self.enabled = model_folder() is not None
 
     def closeness(self, a: str, b: str) -> float | None:
         if not self.enabled or has_cjk(a) or has_cjk(b):
             return None
-        a, b = a[:MAX_CHARACTERS], b[:MAX_CHARACTERS]
-        self.embed([a, b])
-        return float(self._vectors[a] @ self._vectors[b])
+        found = vectors([a, b])
+        return None if found is None else float(found[0] @ found[1])
 
     def embed(self, texts: list[str]) -> None:
-        """Embed the texts not seen yet, in batches of similar length (padding costs as much as text)."""
-        model = encoder()
-        todo = sorted({t[:MAX_CHARACTERS] for t in texts} - self._vectors.keys(), key=len)
-        if model is None or not todo:
-            return
-        if len(self._vectors) + len(todo) > MAX_REMEMBERED:
-            self._vectors.clear()
-        for start in range(0, len(todo), BATCH):
-            chunk = todo[start:start + BATCH]
-            self._vectors.update(zip(chunk, model(chunk)))
+        """Embed these texts now, so that later readings of them cost nothing."""
+        if self.enabled:
+            vectors(texts)

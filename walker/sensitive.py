@@ -1,7 +1,7 @@
 """Whether a text infers something sensitive about a person: their mind, health, gender, age, origin,
 faith, sexuality, politics, family role or disability (protocol: the critic rejects such a claim).
 
-Two readers, and either one refuses (the guard errs on the side of refusing):
+Three readers, and any one refuses (the guard errs on the side of refusing):
 
 - a short lexicon: a sentence that names a person and an attribute together ("the writer cannot sleep
   well"), states one ("… is anxious"), or reads one out of the notes ("suggests obsessive-compulsive
@@ -9,7 +9,11 @@ Two readers, and either one refuses (the guard errs on the side of refusing):
 - a fitted model over the sentence's words and, in Chinese, runs of characters (``walker.fitted``),
   trained on labelled sentences in English and Chinese and checked on sentences written apart
   (``bench/README.md``): it reads what the lexicon has no word for ("the new pills leave me foggy",
-  "keeps one day a week holy").
+  "keeps one day a week holy");
+- where ``walker[meaning]`` is installed, and only when asked to read deeply: a logistic model over each English
+  sentence's embedding (``walker.meaning``), fitted by ``bench/judgement/fit_meaning.py``. It reads what no piece
+  of a sentence says ("lies awake most nights"). An embedding costs about 16 ms, so it reads the few fields the
+  critic judges, a seed given in words, and what surfacing shows, not every sentence of a vault.
 
 Quoting a note's own sentence is not an inference, so the caller removes quotations of the cited passages
 first.
@@ -17,9 +21,15 @@ first.
 
 from __future__ import annotations
 
+import json
+import math
 import re
+from functools import cache
+from importlib import resources
+from typing import NamedTuple
 
 from walker.fitted import bad_chance
+from walker.words import has_cjk
 
 # Cues, not only names of conditions: "cannot sleep" says insomnia, "over sixty" says age.
 _ATTRIBUTES = {
@@ -80,9 +90,10 @@ _CUES += [(kind, re.compile(words)) for kind, words in _ATTRIBUTES_ZH.items()]
 
 
 
-def sensitive_inference(text: str) -> str | None:
-    """"a medical attribute: “the sentence”" when a sentence of ``text`` infers one about a person, else None."""
-    return lexicon_inference(text) or model_inference(text)
+def sensitive_inference(text: str, deep: bool = False) -> str | None:
+    """"a medical attribute: “the sentence”" when a sentence of ``text`` infers one about a person, else None.
+    ``deep`` asks the reader of meaning too, where it is installed."""
+    return lexicon_inference(text) or model_inference(text) or (meaning_inference(text) if deep else None)
 
 
 def model_inference(text: str) -> str | None:
@@ -90,6 +101,40 @@ def model_inference(text: str) -> str | None:
     for sentence in _sentences(text):
         if (found := bad_chance("sensitive", sentence)) is not None:
             return f"a sensitive attribute ({found:.0%} by the fitted model): “{sentence.strip()}”"
+    return None
+
+
+class MeaningModel(NamedTuple):
+    weights: tuple[float, ...]  # one per axis of the embedding
+    bias: float
+    threshold: float
+
+
+@cache
+def meaning_model() -> MeaningModel | None:
+    """The reader of meaning's weights, shipped as data (walker/models/sensitive_meaning.json), or None."""
+    path = resources.files("walker") / "models" / "sensitive_meaning.json"
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return MeaningModel(tuple(map(float, data["weights"])), float(data["bias"]), float(data["threshold"]))
+
+
+def meaning_inference(text: str) -> str | None:
+    """The first English sentence the reader of meaning reads as saying something sensitive about a person, or
+    None (also where the model is not installed)."""
+    from walker.meaning import vectors  # NumPy and the model: only when a text is read deeply
+
+    model = meaning_model()
+    found = [s.strip() for s in _sentences(text) if not has_cjk(s)]
+    if model is None or not found or (embedded := vectors(found)) is None:
+        return None
+    for sentence, vector in zip(found, embedded):
+        if len(vector) != len(model.weights):
+            return None  # weights fitted on another encoder mean nothing here
+        chance = 1.0 / (1.0 + math.exp(-(float(vector @ model.weights) + model.bias)))
+        if chance >= model.threshold:
+            return f"a sensitive attribute ({chance:.0%} by the reader of meaning): “{sentence}”"
     return None
 
 

@@ -36,7 +36,7 @@ from walker.pool.records import LABELS, confidence_rank
 from walker.pool.store import POOL, PoolStore, StoredRecord
 from walker.refs import Ref
 from walker.safefile import MB, is_regular, read_tail
-from walker.sensitive import sensitive_inference
+from walker.sensitive import meaning_inference, sensitive_inference
 from walker.turns import EXPLORATORY, classify_turn, shaped_task
 from walker.vocabulary import cosine, load_vocabulary, weigh
 
@@ -132,7 +132,7 @@ def _blocked(record: StoredRecord, score: float, turn: dict[str, float], vocabul
         return "impact is rewrite: shown only when asked for"
     said = " ".join(str(x) for x in [data.get("claim", ""), *(data.get("applies_when") or [])])
     if found := sensitive_inference(said):
-        return f"it carries what a note says of a person ({found.split(':')[0]}): never shown unasked"
+        return _carries(found)
     if score < settings.match_auto:
         return f"match {score:.2f} is below {settings.match_auto}"
     # A never_applies_when names a kind of situation ("following the steps to get it done today"); the
@@ -146,7 +146,13 @@ def _blocked(record: StoredRecord, score: float, turn: dict[str, float], vocabul
     applies = max((cosine(turn, weigh(t, vocabulary)) for t in data.get("applies_when") or []), default=0.0)
     if applies < settings.applies:
         return "no applies_when matches"
+    if found := meaning_inference(said):  # the slow reader, for a record about to be shown only
+        return _carries(found)
     return None
+
+
+def _carries(found: str) -> str:
+    return f"it carries what a note says of a person ({found.split(':')[0]}): never shown unasked"
 
 
 def _without_pull_phrases(turn: str) -> str:

@@ -68,10 +68,10 @@ def report(name: str, rows: list[dict], said: list[bool]) -> None:
         print(f"  {lang}: {len(sub)} items, {missed} bad passed, {false} good refused")
 
 
-def lowest_threshold(chances, truth: list[bool], precision: float) -> float:
-    """The lowest threshold of THRESHOLDS at which the precision of "bad" is still ``precision``."""
-    best = 0.5
-    for threshold in THRESHOLDS:
+def lowest_threshold(chances, truth: list[bool], precision: float, thresholds: tuple[float, ...] = THRESHOLDS) -> float:
+    """The lowest of ``thresholds`` (from the highest down) at which the precision of "bad" is still ``precision``."""
+    best = thresholds[0]
+    for threshold in thresholds:
         said = [p >= threshold for p in chances]
         flagged = sum(said)
         if flagged and sum(s and t for s, t in zip(said, truth)) / flagged >= precision:

@@ -133,12 +133,15 @@ def applies_when_vague(c: Candidate, ctx: CriticContext) -> str | None:
 def sensitive_attribute(c: Candidate, ctx: CriticContext) -> str | None:
     """A claim, reason or situation that reads a person's health, mind, gender, age, origin, faith,
     sexuality, politics, family role or disability. A quotation of a cited passage is the note's own
-    words, not an inference; any other quotation counts: repeating it in a hypothesis spreads it."""
+    words, not an inference; any other quotation counts: repeating it in a hypothesis spreads it. Nor may a
+    hypothesis quote a passage that says such a thing of someone: the record would carry it wherever it goes."""
     haystack = _haystack(c, ctx)
     for text in (c.claim, c.why_it_matters, *c.applies_when, *c.never_applies_when):
-        found = sensitive_inference(_unquoted(text, haystack))
-        if found:
+        if found := sensitive_inference(_unquoted(text, haystack), deep=True):
             return f"infers {found}"
+    for passage in c.passages:
+        if found := sensitive_inference(passage, deep=True):
+            return f"quotes {found}"
     return None
 
 

@@ -246,7 +246,7 @@ def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]
         proposition, ref = propose(ws.index, ws.corpus.notes[path])
         return Seed(path, proposition, ref, "given", "named on the command line")
     if options.seed_text:
-        if found := sensitive_inference(options.seed_text):
+        if found := sensitive_inference(options.seed_text, deep=True):
             raise NoSeed(f"the seed infers {found}. A walk does not start from what someone's health, mind, "
                          "gender, age, origin, faith, sexuality, politics, family or disability may be; "
                          "say the idea without the person")

@@ -1,0 +1,84 @@
+"""Fit the sensitive guard's reader of meaning (walker/models/sensitive_meaning.json); check it on others, once.
+
+A logistic model over the all-MiniLM-L6-v2 embedding of a sentence (``walker.meaning``, the ``walker[meaning]``
+extra), fitted on the English sentences of the fit files, with the English sentences of the --background vaults
+and what the offline engine writes in the fields the gate reads as innocent. It reads what no piece of a sentence
+says ("lies awake most nights", "keeps one day a week holy"). Its threshold follows the rule of the model of pieces
+(``fit.py``): the lowest at which its cross-validated precision is still 85%. The model reads English only; a
+sentence with Chinese or Japanese in it is left to the other two readers.
+
+    python bench/judgement/fit_meaning.py --fit tests/data/judgement/sensitive-*.yaml [--background VAULT ...]
+        [--check FILE ...] [--write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+from fit import PRECISION, ROOT, VAULT_SENTENCES, engine_fields, lowest_threshold, read, report, vault_sentences
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold, cross_val_predict
+
+from walker import meaning, sensitive
+from walker.words import has_cjk
+
+STRENGTH = 1.0  # scikit-learn's C: 0.3, 1 and 3 cross-validated within a point of each other
+THRESHOLDS = (0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.45, 0.4, 0.35, 0.3)
+
+
+def embed(texts: list[str]) -> np.ndarray:
+    found = meaning.vectors(texts)
+    if found is None:
+        raise SystemExit("the reader of meaning needs walker[meaning] installed (and WALKER_MEANING not 0)")
+    return np.array(found)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fit", type=Path, nargs="+", required=True)
+    parser.add_argument("--check", type=Path, nargs="*", default=[])
+    parser.add_argument("--background", type=Path, nargs="*", default=[], help="vaults read as innocent sentences")
+    parser.add_argument("--write", action="store_true")
+    args = parser.parse_args()
+    os.environ.pop("WALKER_MEANING", None)
+    labelled = [r for r in read(args.fit) if not has_cjk(r["text"])]
+    background = [r["text"] for vault in args.background for r in engine_fields(vault, "sensitive")]
+    background += [t for vault in args.background for t in vault_sentences(vault, VAULT_SENTENCES)]
+    background = [t for t in dict.fromkeys(background) if t.strip() and not has_cjk(t)]
+    texts = [r["text"] for r in labelled] + background
+    truth = [r["label"] == "sensitive" for r in labelled] + [False] * len(background)
+    x = embed(texts)
+    print(f"reader of meaning: {len(labelled)} English labelled sentences, {len(background)} background sentences")
+    model = LogisticRegression(C=STRENGTH, max_iter=5000, class_weight="balanced")
+    chances = cross_val_predict(model, x, truth, cv=StratifiedKFold(5, shuffle=True, random_state=0),
+                                method="predict_proba")[:, 1]
+    threshold = lowest_threshold(chances, truth, PRECISION["sensitive"], THRESHOLDS)
+    refused = sum(p >= threshold for p in chances[len(labelled):])
+    print(f"threshold {threshold}: the lowest with cross-validated precision {PRECISION['sensitive']:.0%} or more; "
+          f"{refused} of {len(background)} background sentences refused")
+    report("fit files, 5-fold cross-validated", labelled, [p >= threshold for p in chances[: len(labelled)]])
+    model.fit(x, truth)
+    if args.write:
+        data = {"judgement": "sensitive, by meaning", "encoder": meaning.MODEL_PACKAGE, "items": len(texts),
+                "strength": STRENGTH, "threshold": threshold, "bias": round(float(model.intercept_[0]), 4),
+                "weights": [round(float(w), 4) for w in model.coef_[0]]}
+        path = ROOT / "walker" / "models" / "sensitive_meaning.json"
+        path.write_text(json.dumps(data) + "\n", "utf-8")
+        print(f"wrote {path.relative_to(ROOT)}")
+        sensitive.meaning_model.cache_clear()
+    for path in args.check:
+        rows = read([path])
+        print(f"\ncheck {path} (written apart)")
+        report("  the reader of meaning", rows, [sensitive.meaning_inference(r["text"]) is not None for r in rows])
+        report("  walker's guard, reading deeply (any of the three)", rows,
+               [sensitive.sensitive_inference(r["text"], deep=True) is not None for r in rows])
+        report("  walker's guard, reading fast (lexicon or pieces)", rows,
+               [sensitive.sensitive_inference(r["text"]) is not None for r in rows])
+
+
+if __name__ == "__main__":
+    main()
