@@ -5,7 +5,7 @@ instead of its passage, so two unrelated bridges that share one end looked like 
 import json
 
 import pytest
-from conftest import SAMPLE_VAULT, cli, copy_vault_files, edit_record, pool_records
+from conftest import SAMPLE_VAULT, cli, copy_vault_files, edit_record, pair_candidate, pool_records, write_vault
 
 from walker.passages import ref_text
 from walker.walk.candidate import Candidate, End
@@ -156,3 +156,26 @@ def test_the_record_page_marks_the_passages_the_record_keeps(tmp_path, monkeypat
     assert marked(dataclasses.replace(record, data=reworded)) == passages
     older = {k: v for k, v in record.data.items() if k != "passages"}
     assert marked(dataclasses.replace(record, data=older)) == []
+
+
+def test_the_thread_is_what_the_two_quotes_hold_not_what_their_paragraphs_do(tmp_path):
+    """A paragraph that names three shared words too far apart for one quote (at most three sentences in a row)
+    must not win over a sentence that holds two of them: its quote would hold one word, and a thread of one
+    word is no thread."""
+    spread = ("The heater kept running and the box would overshoot by evening. The dough sat waiting in the big "
+              "glass bowl. The lid of the cooler stayed shut all day. The kitchen was cold because the window was "
+              "open. Then came a slow oscillation that lasted through the night. The timer on the oven rang twice "
+              "before dawn. The heat mat under the box was old and cheap. The lights in the hall were switched off "
+              "early. A dead band of hysteresis in the thermostat fixed it.")
+    files = {f"Filler/Note {n}.md": f"# Note {n}\n\nThe garden bed number {n} was weeded and watered on a quiet "
+                                    f"morning in week {n}.\n" for n in range(30)}
+    files["Kitchen/Proofing Box.md"] = (f"# Proofing Box\n\n{spread}\n\nEvery overshoot of the heat mat was followed "
+                                        "by an oscillation that took hours to settle.\n")
+    files["Systems/Autoscaler.md"] = ("# Autoscaler\n\nThe scaler added machines late, so capacity would overshoot, "
+                                      "and the oscillation with its hysteresis went on all afternoon.\n")
+    ws = Workspace.open(write_vault(tmp_path / "vault", files))
+    candidate = pair_candidate(ws, "Kitchen/Proofing Box.md", "Systems/Autoscaler.md")
+    assert candidate is not None
+    quoted = candidate.bridge[0].passage
+    assert quoted.startswith("Every overshoot"), quoted
+    assert all(term in quoted.lower() for term in candidate.bridge[0].terms)

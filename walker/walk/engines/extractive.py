@@ -217,17 +217,17 @@ class Quotable(NamedTuple):
     def text(self) -> str:
         return join_sentences([s.text for s in self.sentences])
 
-    def quote(self, thread: set[str]) -> str:
-        """The shortest run of sentences (at most MAX_QUOTED) that holds the most of the thread's words."""
-        best: tuple[int, int, str] | None = None
+    def quote(self, thread: set[str]) -> tuple[str, set[str]]:
+        """The shortest run of sentences (at most MAX_QUOTED) that holds the most of the thread's words, and those
+        words: a paragraph may hold more of them than any quote from it can."""
+        best: tuple[int, int, str, set[str]] | None = None
         for start in range(len(self.sentences)):
             for end in range(start + 1, min(start + MAX_QUOTED, len(self.sentences)) + 1):
                 run = self.sentences[start:end]
-                held = len(thread & set().union(*(s.rare.keys() for s in run)))
-                key = (-held, end - start, join_sentences([s.text for s in run]))
-                if best is None or key[:2] < best[:2]:
-                    best = key
-        return best[2] if best else ""
+                held = thread & set().union(*(s.rare.keys() for s in run))
+                if best is None or (-len(held), end - start) < best[:2]:
+                    best = (-len(held), end - start, join_sentences([s.text for s in run]), held)
+        return (best[2], best[3]) if best else ("", set())
 
 
 class Propositions:
@@ -348,20 +348,26 @@ def _best_passages(quotable: Propositions, a: str, b: str, titles: tuple[list[fr
 
     first = [(q, threadable(q, titles[0])) for q in (pinned(a, only[0]) if only else quotable(a))]
     second = [(q, threadable(q, titles[1])) for q in (pinned(b, only[1]) if only else quotable(b))]
+    def strength(shared: set[str], words_a: dict[str, float], words_b: dict[str, float]) -> float:
+        return sum(min(words_a[w], words_b[w]) for w in shared)
+
     best: tuple[tuple[float, bool], Quotable, Quotable, set[str]] | None = None
     for qa, words_a in first:
         for qb, words_b in second:
             shared = words_a.keys() & words_b.keys()
-            if len(shared) < THREAD_WORDS:
-                continue
             # Of two threads equally strong, the one from a question to a passage that does not ask: an answer.
-            key = (sum(min(words_a[w], words_b[w]) for w in shared), _asks(qa) != _asks(qb))
-            if best is None or key > best[0]:
-                best = (key, qa, qb, set(shared))
+            answer = _asks(qa) != _asks(qb)
+            if len(shared) < THREAD_WORDS or best is not None and (strength(shared, words_a, words_b), answer) <= best[0]:
+                continue
+            # The thread is what the two quotes hold, not what their whole paragraphs do.
+            shared &= qa.quote(shared)[1] & qb.quote(shared)[1]
+            key = (strength(shared, words_a, words_b), answer)
+            if len(shared) >= THREAD_WORDS and (best is None or key > best[0]):
+                best = (key, qa, qb, shared)
     if best is None:
         return None
-    (strength, _), qa, qb, shared = best
-    return (qa.quote(shared), qa.ref), (qb.quote(shared), qb.ref), strength, shared
+    (found, _), qa, qb, shared = best
+    return (qa.quote(shared)[0], qa.ref), (qb.quote(shared)[0], qb.ref), found, shared
 
 
 def _asks(passage: Quotable) -> bool:
