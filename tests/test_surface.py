@@ -223,3 +223,10 @@ def test_a_record_that_quotes_what_a_note_says_of_a_person_never_surfaces_unaske
         "Compost adds “a heap left alone goes sour”.", applies=["thinking about afternoons in the garden"]))
     result = surface(vault, "I've been wondering about slow afternoons in the garden", mode="auto")
     assert result.surfaced == []
+
+
+def test_a_task_worded_as_wondering_is_read_again_deeply_and_stays_silent(vault, model_on):
+    turn = "Hmm, maybe the sourdough starter notes should be split in two, what do you reckon, could you sort that?"
+    assert classify_turn(turn).kind == "exploratory"  # the fast reading alone would let walker speak
+    result = surface(vault, turn)
+    assert result.surfaced == [] and "executive" in result.silent_reason

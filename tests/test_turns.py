@@ -39,3 +39,19 @@ def test_accuracy_and_silence_on_tasks_and_decisions():
 def test_the_turns_the_issue_names(turn, kind):
     found = classify_turn(turn)
     assert found.kind == kind and found.reason
+
+
+@pytest.mark.parametrize("turn, kind", [
+    ("Wonder what a cleaner version of the invoice template would look like with the logo on the right.", "executive"),
+    ("Maybe the parser should skip blank lines, what do you reckon, can you sort it?", "executive"),
+    ("Hmm, suppose we moved the meeting to Thursday, would that be the call?", "convergent"),
+    ("Odd how both the bread and the compost go sour when starved of air, isn't it?", "exploratory"),
+    ("Is there something in common between pruning tomatoes and trimming a backlog?", "exploratory"),
+])
+def test_read_deeply_an_english_turn_is_read_by_what_it_means(model_on, turn, kind):
+    assert classify_turn(turn, deep=True).kind == kind
+
+
+def test_read_deeply_a_chinese_turn_is_read_as_before(model_on):
+    turn = "聊聊堆肥变酸和酸面团发酵变酸这个想法"
+    assert classify_turn(turn, deep=True) == classify_turn(turn)

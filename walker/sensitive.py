@@ -29,6 +29,7 @@ from importlib import resources
 from typing import NamedTuple
 
 from walker.fitted import bad_chance
+from walker.meaning import vectors
 from walker.words import has_cjk
 
 # Cues, not only names of conditions: "cannot sleep" says insomnia, "over sixty" says age.
@@ -123,8 +124,6 @@ def meaning_model() -> MeaningModel | None:
 def meaning_inference(text: str) -> str | None:
     """The first English sentence the reader of meaning reads as saying something sensitive about a person, or
     None (also where the model is not installed)."""
-    from walker.meaning import vectors  # NumPy and the model: only when a text is read deeply
-
     model = meaning_model()
     found = [s.strip() for s in _sentences(text) if not has_cjk(s)]
     if model is None or not found or (embedded := vectors(found)) is None:

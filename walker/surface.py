@@ -96,6 +96,8 @@ def surface(vault: Path | str, turn: str, mode: str | None = None, limit: int | 
     result = Surfacing(chosen, scores={k: round(v, 3) for k, v in scores.items()})
     ranked = sorted(records, key=lambda r: (-scores[r.id], r.id))
     moment = classify_turn(turn)
+    if chosen != "pull" and max(scores.values()) >= settings.match_auto:
+        moment = classify_turn(turn, deep=True)  # a record may be shown unasked: read the turn by its meaning too
     if chosen == "pull" and shaped_task(moment):
         result.silent_reason = f"a pull waits for a request for another angle; this turn is a task ({moment.reason})"
         return result

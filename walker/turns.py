@@ -14,6 +14,12 @@ fitted on labelled turns by ``bench/turns/fit.py`` and checked on turns it never
 wondering: a turn is executive or convergent (the likelier of the two) when the model finds either likelier than
 chance (one in three); it is exploratory only when that is likelier than not. Otherwise it is ``unclear``, and
 unclear is "not now". Plain Python, no numpy: a hook reads every turn with it.
+
+Read deeply (``deep=True``, where ``walker[meaning]`` is installed), an English turn is read by a second model
+over its pieces and its meaning (the all-MiniLM-L6-v2 embedding, ``walker.meaning``), fitted by the same script:
+"what else might cause this?" around a pasted task reads as a task by what it means, not by its words. It costs
+the model's load and an embedding (about 0.15 s, and NumPy), so surfacing asks for it only when a record matches
+the turn well enough to be shown unasked.
 """
 
 from __future__ import annotations
@@ -24,6 +30,8 @@ import re
 from functools import lru_cache
 from importlib import resources
 from typing import Any, NamedTuple
+
+from walker.meaning import vectors
 
 EXECUTIVE, CONVERGENT, EXPLORATORY, UNCLEAR = "executive", "convergent", "exploratory", "unclear"
 KINDS = (EXECUTIVE, CONVERGENT, EXPLORATORY)
@@ -75,8 +83,8 @@ def letter_runs(text: str) -> dict[str, float]:
     return found
 
 
-def classify_turn(text: str) -> Turn:
-    """The kind of moment a turn is, and the words that say so."""
+def classify_turn(text: str, deep: bool = False) -> Turn:
+    """The kind of moment a turn is, and the words that say so; ``deep``: by its meaning too, where it can be."""
     code_lines = sum(1 for line in text[:MAX_CHARS].splitlines()
                      if re.search(r"[;{}]\s*$|^\s{4,}\S|^\s*(?:def|class|import|return) ", line))
     if code_lines >= 3:
@@ -84,7 +92,7 @@ def classify_turn(text: str) -> Turn:
     if shape := _ERROR_OR_CODE.search(text[:MAX_CHARS]):
         return Turn(EXECUTIVE, f"an error or code: “{shape.group(0).strip()}”")
     held = pieces(text)
-    found = chances(held)
+    found = (deep and _deep_chances(text, held)) or chances(held)
     kind = decide(found)
     if kind == UNCLEAR:
         return Turn(UNCLEAR, "nothing says whether this is a task, a decision or a thought")
@@ -114,7 +122,10 @@ def shaped_task(turn: Turn) -> bool:
 def chances(held: dict[str, float]) -> dict[str, float]:
     """How likely the turn is each kind, as the fitted model reads its pieces."""
     model = _model()
-    scores = {kind: model["bias"][kind] + sum(model["weights"][kind].get(p, 0.0) for p in held) for kind in KINDS}
+    return _softmax({kind: model["bias"][kind] + sum(model["weights"][kind].get(p, 0.0) for p in held) for kind in KINDS})
+
+
+def _softmax(scores: dict[str, float]) -> dict[str, float]:
     top = max(scores.values())
     total = sum(math.exp(s - top) for s in scores.values())
     return {kind: math.exp(s - top) / total for kind, s in scores.items()}
@@ -128,6 +139,27 @@ def decide(found: dict[str, float]) -> str:
     return EXPLORATORY if found[EXPLORATORY] >= 0.5 else UNCLEAR
 
 
+def _deep_chances(text: str, held: dict[str, float]) -> dict[str, float] | None:
+    """How likely the turn is each kind, by its pieces and its meaning; None for a turn in Chinese or Japanese, or
+    where the model is not installed."""
+    if _CJK_RUN.search(text) or (model := _meaning_model()) is None:
+        return None
+    found = vectors([text[:MAX_CHARS]])
+    if found is None or len(found[0]) != len(model["axes"][EXECUTIVE]):
+        return None
+    (vector,) = found
+    scale = model["axis_scale"]
+    return _softmax({kind: model["bias"][kind] + sum(model["weights"][kind].get(p, 0.0) for p in held)
+                     + scale * float(vector @ model["axes"][kind]) for kind in KINDS})
+
+
+@lru_cache(maxsize=1)
+def _meaning_model() -> dict[str, Any] | None:
+    """The deep reading's weights (bench/turns/fit.py --meaning), or None when the package holds none."""
+    path = resources.files("walker").joinpath("models", MEANING_MODEL_FILE)
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+
+
 @lru_cache(maxsize=1)
 def _model() -> dict[str, Any]:
     """The fitted weights, a JSON file in the package (written by bench/turns/fit.py): data, never code."""
@@ -135,3 +167,4 @@ def _model() -> dict[str, Any]:
 
 
 MODEL_FILE = "turns.json"
+MEANING_MODEL_FILE = "turns_meaning.json"
