@@ -81,10 +81,10 @@ def lowest_threshold(chances, truth: list[bool], precision: float, thresholds: t
     return best
 
 
-def engine_fields(vault: Path, name: str) -> list[dict]:
+def engine_fields(vault: Path, name: str, most: int = BACKGROUND) -> list[dict]:
     """What the offline engine writes in the fields ``name`` judges, as the gate reads it, over dry-run walks from
     WALKS of the notes of ``vault``: each text, and for ``outside_fact`` the passages and titles it is read against. At most
-    BACKGROUND texts, shared out between the kinds of hypothesis, so a kind the walks seldom make (an answer) is
+    ``most`` texts (BACKGROUND), shared out between the kinds of hypothesis, so a kind the walks seldom make (an answer) is
     read as often as the commonest."""
     import random
 
@@ -123,7 +123,7 @@ def engine_fields(vault: Path, name: str) -> list[dict]:
         critic.judge = judge
     texts = sorted(found)
     random.Random(0).shuffle(texts)
-    share = BACKGROUND // max(1, len(set(kinds.values())))
+    share = most // max(1, len(set(kinds.values())))
     taken = [text for kind in sorted(set(kinds.values())) for text in [t for t in texts if kinds[t] == kind][:share]]
     return [{"text": text, "passages": list(found[text])} for text in taken]
 

@@ -2,7 +2,7 @@
 
 A logistic model over the all-MiniLM-L6-v2 embedding of a sentence (``walker.meaning``, the ``walker[meaning]``
 extra), fitted on the English sentences of the fit files, with the English sentences of the --background vaults
-and what the offline engine writes in the fields the gate reads as innocent. It reads what no piece of a sentence
+and what the offline engine writes in the fields the gate reads (up to ENGINE_FIELDS texts a vault) as innocent. It reads what no piece of a sentence
 says ("lies awake most nights", "keeps one day a week holy"). Its threshold follows the rule of the model of pieces
 (``fit.py``): the lowest at which its cross-validated precision is still 85%. The model reads English only; a
 sentence with Chinese or Japanese in it is left to the other two readers.
@@ -27,6 +27,8 @@ from walker import meaning, sensitive
 from walker.words import has_cjk
 
 STRENGTH = 1.0  # scikit-learn's C: 0.3, 1 and 3 cross-validated within a point of each other
+ENGINE_FIELDS = 400  # of what the offline engine writes, per vault: the texts this reader reads most (40 let it
+# refuse the engine's own "Reading … for its own sake" once the quotes were taken out)
 THRESHOLDS = (0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.45, 0.4, 0.35, 0.3)
 
 
@@ -46,9 +48,11 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.pop("WALKER_MEANING", None)
     labelled = [r for r in read(args.fit) if not has_cjk(r["text"])]
-    background = [r["text"] for vault in args.background for r in engine_fields(vault, "sensitive")]
+    background = [r["text"] for vault in args.background for r in engine_fields(vault, "sensitive", ENGINE_FIELDS)]
     background += [t for vault in args.background for t in vault_sentences(vault, VAULT_SENTENCES)]
-    background = [t for t in dict.fromkeys(background) if t.strip() and not has_cjk(t)]
+    # Read as the guard reads a text: sentence by sentence, split at ; too.
+    background = [s.strip() for t in dict.fromkeys(background) for s in sensitive._sentences(t)]
+    background = [t for t in dict.fromkeys(background) if t and not has_cjk(t)]
     texts = [r["text"] for r in labelled] + background
     truth = [r["label"] == "sensitive" for r in labelled] + [False] * len(background)
     x = embed(texts)

@@ -146,9 +146,10 @@ def sensitive_attribute(c: Candidate, ctx: CriticContext) -> str | None:
 
 
 def _unquoted(text: str, haystack: str) -> str:
-    """``text`` without its quotations of the cited passages (``haystack``, normalised): those are the notes' words,
-    not the candidate's."""
-    return QUOTED.sub(lambda m: " " if normal(m.group(1)).rstrip(".") in haystack else m.group(0), text)
+    """``text`` with each quotation of the cited passages (``haystack``, normalised) shown as “…”: those are the
+    notes' words, not the candidate's. (A sentence with holes where its quotes were reads as nonsense to the
+    reader of meaning, which refused the engine's own "Reading , and for its own sake".)"""
+    return QUOTED.sub(lambda m: "“…”" if normal(m.group(1)).rstrip(".") in haystack else m.group(0), text)
 
 
 def _cited(c: Candidate, ctx: CriticContext) -> list[str]:
