@@ -15,8 +15,8 @@ Three readers, and any one refuses (the guard errs on the side of refusing):
   of a sentence says ("lies awake most nights"). An embedding costs about 16 ms, so it reads the few fields the
   critic judges, a seed given in words, and what surfacing shows, not every sentence of a vault.
 
-Quoting a note's own sentence is not an inference, so the caller removes quotations of the cited passages
-first.
+Quoting a note's own sentence is not an inference, so the caller shows quotations of the cited passages as “…”
+first (no reader reads a piece of it).
 """
 
 from __future__ import annotations
