@@ -92,11 +92,12 @@ def classify_turn(text: str, deep: bool = False) -> Turn:
     if shape := _ERROR_OR_CODE.search(text[:MAX_CHARS]):
         return Turn(EXECUTIVE, f"an error or code: “{shape.group(0).strip()}”")
     held = pieces(text)
-    found = (deep and _deep_chances(text, held)) or chances(held)
+    deeply = _deep_chances(text, held) if deep else None
+    found = deeply or chances(held)
     kind = decide(found)
     if kind == UNCLEAR:
         return Turn(UNCLEAR, "nothing says whether this is a task, a decision or a thought")
-    weights = _model()["weights"]
+    weights = ((deeply and _meaning_model()) or _model())["weights"]  # the words of the model that decided
     telling = sorted((p for p in held if not p.startswith("<") and len(p) > 1),
                      key=lambda p: -(weights[kind].get(p, 0.0) - max(weights[k].get(p, 0.0) for k in KINDS if k != kind)))
     said = ", ".join(f"“{p}”" for p in telling[:2])
