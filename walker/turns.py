@@ -122,8 +122,12 @@ def shaped_task(turn: Turn) -> bool:
 
 def chances(held: dict[str, float]) -> dict[str, float]:
     """How likely the turn is each kind, as the fitted model reads its pieces."""
-    model = _model()
-    return _softmax({kind: model["bias"][kind] + sum(model["weights"][kind].get(p, 0.0) for p in held) for kind in KINDS})
+    return _softmax(_scores(_model(), held))
+
+
+def _scores(model: dict[str, Any], held: dict[str, float]) -> dict[str, float]:
+    """Each kind's logit from a model's bias and the weights of the pieces the turn holds."""
+    return {kind: model["bias"][kind] + sum(model["weights"][kind].get(p, 0.0) for p in held) for kind in KINDS}
 
 
 def _softmax(scores: dict[str, float]) -> dict[str, float]:
@@ -149,9 +153,8 @@ def _deep_chances(text: str, held: dict[str, float]) -> dict[str, float] | None:
     if found is None or len(found[0]) != len(model["axes"][EXECUTIVE]):
         return None
     (vector,) = found
-    scale = model["axis_scale"]
-    return _softmax({kind: model["bias"][kind] + sum(model["weights"][kind].get(p, 0.0) for p in held)
-                     + scale * float(vector @ model["axes"][kind]) for kind in KINDS})
+    return _softmax({kind: score + model["axis_scale"] * float(vector @ model["axes"][kind])
+                     for kind, score in _scores(model, held).items()})
 
 
 @lru_cache(maxsize=1)

@@ -51,8 +51,8 @@ def main() -> None:
     background = [r["text"] for vault in args.background for r in engine_fields(vault, "sensitive", ENGINE_FIELDS)]
     background += [t for vault in args.background for t in vault_sentences(vault, VAULT_SENTENCES)]
     # Read as the guard reads a text: sentence by sentence, split at ; too.
-    background = [s.strip() for t in dict.fromkeys(background) for s in sensitive._sentences(t)]
-    background = [t for t in dict.fromkeys(background) if t and not has_cjk(t)]
+    background = [t for t in dict.fromkeys(s.strip() for t in background for s in sensitive._sentences(t))
+                  if t and not has_cjk(t)]
     texts = [r["text"] for r in labelled] + background
     truth = [r["label"] == "sensitive" for r in labelled] + [False] * len(background)
     x = embed(texts)
