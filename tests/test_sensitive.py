@@ -63,3 +63,13 @@ def test_a_seed_given_in_words_is_read_deeply(model_on, sample_vault):
     result = CliRunner().invoke(main, ["walk", str(sample_vault), "--dry-run", "--seed",
                                        "He was raised in a village where nobody spoke the national language."])
     assert result.exit_code != 0 and "reader of meaning" in result.output
+
+
+def test_a_text_of_any_length_is_read_deeply_only_as_far_as_a_field_is(monkeypatch):
+    import walker.sensitive as guard
+
+    asked = []
+    monkeypatch.setattr(guard, "vectors", lambda texts: asked.append(len(texts)))  # no model needed: count only
+    huge = "The bed was mulched with straw in early spring. " * 20_000  # a megabyte of seed
+    assert guard.meaning_inference(huge) is None
+    assert asked and asked[0] <= 4000 // len("The bed was mulched with straw in early spring.") + 1

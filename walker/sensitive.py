@@ -28,7 +28,7 @@ from functools import cache
 from importlib import resources
 from typing import NamedTuple
 
-from walker.fitted import bad_chance
+from walker.fitted import MAX_CHARS, bad_chance
 from walker.meaning import vectors
 from walker.words import has_cjk
 
@@ -123,9 +123,10 @@ def meaning_model() -> MeaningModel | None:
 
 def meaning_inference(text: str) -> str | None:
     """The first English sentence the reader of meaning reads as saying something sensitive about a person, or
-    None (also where the model is not installed)."""
+    None (also where the model is not installed). A text is read as far as a field is (MAX_CHARS): each sentence
+    costs an embedding, and a seed or a hand-written record may be any length."""
     model = meaning_model()
-    found = [s.strip() for s in _sentences(text) if not has_cjk(s)]
+    found = [s.strip() for s in _sentences(text[:MAX_CHARS]) if not has_cjk(s)]
     if model is None or not found or (embedded := vectors(found)) is None:
         return None
     for sentence, vector in zip(found, embedded):
