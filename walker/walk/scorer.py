@@ -20,20 +20,20 @@ KEEP = 0.5
 # reads what the latent axes, the thread's specificity and its salience read, better; "plain" without it.
 MODEL_SIGNALS = {
     "plain": tuple(name for name in SIGNALS if name != "meaning"),
-    "meaning": ("meaning", "topic", "joined", "side_by_side", "mentioned", "apart"),
+    "meaning": ("meaning", "topic", "joined", "side_by_side", "mentioned", "apart", "everyday"),
 }
 
 # MODEL BEGIN: written by bench/quality/fit.py --write (bench/README.md has its output); signals centred and scaled.
 MODELS: dict[str, dict[str, dict[str, float]]] = {"plain": {
-    "mean": {"specific": 0.7571, "salience": 0.7157, "context": 0.3165, "topic": 0.4048, "phrase": 0.2109, "joined": 0.2045, "side_by_side": 0.06709, "mentioned": 0.05431, "apart": 0.2239, "question": 0.05112, "coherence": 0.613},
-    "scale": {"specific": 0.1923, "salience": 0.2016, "context": 0.2442, "topic": 0.2379, "phrase": 0.4079, "joined": 0.4033, "side_by_side": 0.2502, "mentioned": 0.2266, "apart": 0.3024, "question": 0.2202, "coherence": 0.1084},
-    "weight": {"specific": -0.1465, "salience": 0.3035, "context": 0.2399, "topic": 0.7138, "phrase": 0.2235, "joined": -0.3274, "side_by_side": -0.2768, "mentioned": 0.1407, "apart": 0.3684, "question": 0.05142, "coherence": 0.1261},
-    "bias": {"bias": -1.673},
+    "mean": {"specific": 0.7571, "salience": 0.7157, "context": 0.3165, "topic": 0.4048, "phrase": 0.2109, "joined": 0.2045, "side_by_side": 0.06709, "mentioned": 0.05431, "apart": 0.2239, "question": 0.05112, "coherence": 0.613, "everyday": 3.609},
+    "scale": {"specific": 0.1923, "salience": 0.2016, "context": 0.2442, "topic": 0.2379, "phrase": 0.4079, "joined": 0.4033, "side_by_side": 0.2502, "mentioned": 0.2266, "apart": 0.3024, "question": 0.2202, "coherence": 0.1084, "everyday": 1.079},
+    "weight": {"specific": -0.1465, "salience": 0.3035, "context": 0.2399, "topic": 0.7138, "phrase": 0.2235, "joined": -0.3274, "side_by_side": -0.2768, "mentioned": 0.1407, "apart": 0.3684, "question": 0.05142, "coherence": 0.1261, "everyday": -0.4671},
+    "bias": {"bias": -1.802},
 }, "meaning": {
-    "mean": {"meaning": 0.4169, "topic": 0.421, "joined": 0.2276, "side_by_side": 0.07463, "mentioned": 0.0597, "apart": 0.2209},
-    "scale": {"meaning": 0.1822, "topic": 0.2396, "joined": 0.4193, "side_by_side": 0.2628, "mentioned": 0.2369, "apart": 0.3041},
-    "weight": {"meaning": 0.4981, "topic": 0.7756, "joined": -0.4668, "side_by_side": -0.2042, "mentioned": 0.107, "apart": 0.3296},
-    "bias": {"bias": -1.692},
+    "mean": {"meaning": 0.4169, "topic": 0.421, "joined": 0.2276, "side_by_side": 0.07463, "mentioned": 0.0597, "apart": 0.2209, "everyday": 3.725},
+    "scale": {"meaning": 0.1822, "topic": 0.2396, "joined": 0.4193, "side_by_side": 0.2628, "mentioned": 0.2369, "apart": 0.3041, "everyday": 0.8645},
+    "weight": {"meaning": 0.4981, "topic": 0.7756, "joined": -0.4668, "side_by_side": -0.2042, "mentioned": 0.107, "apart": 0.3296, "everyday": -0.3757},
+    "bias": {"bias": -1.745},
 }}
 # MODEL END
 
@@ -58,6 +58,7 @@ _READ: dict[str, dict[str, tuple[str, str]]] = {
         "coherence": ("the notes that use the shared words are about unrelated things",
                       "the notes that use the shared words are all about one thing"),
         "meaning": ("the passages say different things", "the passages say nearly the same thing"),
+        "everyday": ("the shared words are rare in everyday language", "even the rarest shared word is an everyday word"),
     },
     "zh": {
         "specific": ("共同的词在整个笔记库或这类笔记里很常见", "共同的词即使在这类笔记里也很少见，这样的配对很少有用"),
@@ -72,6 +73,7 @@ _READ: dict[str, dict[str, tuple[str, str]]] = {
         "question": ("两段话都没有提问", "其中一段话在提问"),
         "coherence": ("用到这些共同词的笔记各谈各的", "用到这些共同词的笔记都在谈同一件事"),
         "meaning": ("两段话说的是不同的事", "两段话说的几乎是同一件事"),
+        "everyday": ("共同的词在日常语言里很少见", "连最少见的共同词也是日常用语"),
     },
 }
 
@@ -92,7 +94,7 @@ def features(evidence: Evidence, model: str | None = None) -> dict[str, float]:
 def _terms(evidence: Evidence) -> dict[str, float]:
     model = MODELS[model_name(evidence)]
     return {name: model["weight"][name] * (value - model["mean"][name]) / model["scale"][name]
-            for name, value in features(evidence).items()}
+            for name, value in features(evidence).items() if name in model["weight"]}  # (a signal it was not fitted on: none)
 
 
 def score(evidence: Evidence) -> float:

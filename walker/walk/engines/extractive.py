@@ -24,7 +24,7 @@ from walker.sensitive import sensitive_inference
 from walker.walk.candidate import Candidate, End
 from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
-from walker.walk.evidence import Evidence, Genres, Lexicon, Mentions, salience, side_by_side
+from walker.walk.evidence import Evidence, Genres, Lexicon, Mentions, everyday, salience, side_by_side
 from walker.walk.kinds import (
     DAILY,
     DOMAIN_APART,
@@ -284,6 +284,7 @@ class Propositions:
             apart=1.0 - index.domain_closeness(a, b),
             question=float(is_question(text_a) != is_question(text_b)),
             coherence=sum(map(self._lexicon.coherence, stems)) / len(stems) if stems else 0.0,
+            everyday=everyday(surface_forms(text_a, terms)),
             meaning=self._meaning.closeness(text_a, text_b),
         )
 
