@@ -110,6 +110,7 @@ def test_two_passages_that_share_only_everyday_words_score_below_two_that_share_
     art is rare in speech however often one vault uses it. Read in each word's own language."""
     assert everyday(["remote", "server"]) > 4.0 > 3.0 > everyday(["server", "idempotency"])
     assert everyday(["可能", "材料"]) > 4.5 > everyday(["处理能力", "速度"])
+    assert everyday(["состояние", "возможность"]) > 4.5  # "state", "possibility": Russian, read as Russian
     values = dict(specific=1.0, salience=0.8, context=0.4, topic=0.5, phrase=0.0, joined=0.0, apart=0.1,
                   question=0.0, coherence=0.6)
     plain, art = Evidence(**values, everyday=5.2), Evidence(**values, everyday=2.0)

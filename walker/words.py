@@ -157,12 +157,20 @@ def is_everyday(word: str) -> bool:
 
 
 def zipf(word: str) -> float:
-    """How common a word is in its own language (English for alphabetic words), on wordfreq's Zipf scale."""
+    """How common a word (or a phrase) is in its own language, on wordfreq's Zipf scale: the language its script
+    is written in (``_SCRIPTS``: Cyrillic is read as Russian, Greek as Greek…), English for the Latin alphabet."""
     if _CJK.match(word):
         return _zipf(_simplified(word), "ja" if _KANA.search(word) else "zh")
-    from wordfreq import zipf_frequency  # 0.25 s to load: when first asked, not on import
+    language = next((language for script, language in _SCRIPTS if script.search(word)), "en")
+    if language == "en":
+        from wordfreq import zipf_frequency  # 0.25 s to load: when first asked, not on import
 
-    return zipf_frequency(word, "en")
+        return zipf_frequency(word, "en")
+    # read from the list directly, as for Chinese: wordfreq's own lookup would need a tokenizer for some of these
+    parts = [_frequency(part, language) for part in word.lower().split()]
+    if not parts or not all(parts):
+        return 0.0
+    return math.log10(1 / sum(1 / f for f in parts) * 1e9)  # as wordfreq combines the words of a phrase
 
 
 def is_everyday_phrase(parts: list[str]) -> bool:
@@ -193,6 +201,10 @@ def has_verb(text: str) -> bool:
 
 
 _HAN_RUN = re.compile(f"[{HAN}]+")
+# Alphabets whose words wordfreq can weigh, each as the language most written in it.
+_SCRIPTS = ((re.compile("[\u0400-\u04ff]"), "ru"), (re.compile("[\u0370-\u03ff]"), "el"),
+            (re.compile("[\uac00-\ud7af]"), "ko"), (re.compile("[\u0590-\u05ff]"), "he"),
+            (re.compile("[\u0600-\u06ff]"), "ar"))
 _GRAMMAR = frozenset("r rr rz ry d c p u uj ul m mq q f y e o ad".split())
 
 
