@@ -167,10 +167,7 @@ def zipf(word: str) -> float:
 
         return zipf_frequency(word, "en")
     # read from the list directly, as for Chinese: wordfreq's own lookup would need a tokenizer for some of these
-    parts = [_frequency(part, language) for part in word.lower().split()]
-    if not parts or not all(parts):
-        return 0.0
-    return math.log10(1 / sum(1 / f for f in parts) * 1e9)  # as wordfreq combines the words of a phrase
+    return _phrase_zipf([_frequency(part, language) for part in word.lower().split()], written_apart=True)
 
 
 def is_everyday_phrase(parts: list[str]) -> bool:
@@ -178,11 +175,17 @@ def is_everyday_phrase(parts: list[str]) -> bool:
     without spaces: the rarer part dominates (1/f = 1/f1 + 1/f2 …), and each break between parts is ten times
     rarer still. 处理 and 能力 are everyday words; 处理能力 (processing capacity) is not."""
     language = "ja" if any(_KANA.search(p) for p in parts) else "zh"
-    frequencies = [_frequency(_simplified(p), language) for p in parts]
-    if not all(frequencies):
-        return False
-    combined = 1 / sum(1 / f for f in frequencies) / 10 ** (len(parts) - 1)
-    return math.log10(combined * 1e9) >= EVERYDAY_ZIPF
+    return _phrase_zipf([_frequency(_simplified(p), language) for p in parts], written_apart=False) >= EVERYDAY_ZIPF
+
+
+def _phrase_zipf(frequencies: list[float], written_apart: bool) -> float:
+    """The Zipf value of a phrase from its words' frequencies, as wordfreq combines them: the rarer word dominates
+    (1/f = 1/f1 + 1/f2 …), and in a script written without spaces each break between words is ten times rarer
+    still. 0 when a word is unknown."""
+    if not frequencies or not all(frequencies):
+        return 0.0
+    breaks = 0 if written_apart else len(frequencies) - 1
+    return math.log10(1 / sum(1 / f for f in frequencies) / 10 ** breaks * 1e9)
 
 
 def is_grammar(word: str) -> bool:

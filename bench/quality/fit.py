@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import math
 import os
 import re
 from collections import Counter
@@ -228,12 +227,7 @@ def _fit(rows: list[tuple[str, list[float], int]], signals: tuple[str, ...]) -> 
 
 
 def _predict(model: dict[str, dict[str, float]], rows: list[tuple[str, list[float], int]]) -> np.ndarray:
-    out = []
-    for _, x, _ in rows:
-        total = model["bias"]["bias"] + sum(model["weight"][n] * (v - model["mean"][n]) / model["scale"][n]
-                                            for n, v in zip(model["weight"], x))
-        out.append(1 / (1 + math.exp(-total)))
-    return np.array(out)
+    return _sigmoid(np.array([_logit(model, dict(zip(model["weight"], x))) for _, x, _ in rows]))
 
 
 def _literal(model: dict[str, dict[str, float]]) -> str:
