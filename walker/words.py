@@ -198,8 +198,8 @@ def _cjk_zipf(run: str, longest: int = 8) -> float:
         for start in range(max(0, stop - longest), stop):
             frequency, before = _frequency(text[start:stop], language), best[start]
             if frequency and before is not None:
-                split, known = (before[0] + 1 / frequency, before[1] + 1), best[stop]
-                if known is None or _split_frequency(split) > _split_frequency(known):
+                split = (before[0] + 1 / frequency, before[1] + 1)
+                if best[stop] is None or _split_frequency(split) > _split_frequency(best[stop]):
                     best[stop] = split
     found = best[-1]
     return math.log10(_split_frequency(found) * 1e9) if found else 0.0
