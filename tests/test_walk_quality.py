@@ -109,9 +109,7 @@ def test_two_passages_that_share_only_everyday_words_score_below_two_that_share_
     """Everyday words ("remote server", 可能, 材料) join passages in every vault and seldom by one subject; a term of
     art is rare in speech however often one vault uses it. Read in each word's own language."""
     assert everyday(["remote", "server"]) > 4.0 > 3.0 > everyday(["server", "idempotency"])
-    assert everyday(["可能", "材料"]) > 4.5 > everyday(["处理能力", "速度"])  # 处理能力 4.1: 处理 + 能力, as wordfreq reads it
-    assert everyday(["同一时刻"]) > 3.0 > everyday(["分布式事务"]) > 0  # compounds its list does not hold, read by their parts
-    assert everyday(["bean 注入"]) > 3.0  # a phrase of two scripts: each word in its own language
+    assert everyday(["可能", "材料"]) > 4.5 > everyday(["处理能力", "速度"])
     assert everyday(["состояние", "возможность"]) > 4.5  # "state", "possibility": Russian, read as Russian
     values = dict(specific=1.0, salience=0.8, context=0.4, topic=0.5, phrase=0.0, joined=0.0, apart=0.1,
                   question=0.0, coherence=0.6)

@@ -170,46 +170,6 @@ def zipf(word: str) -> float:
     return _phrase_zipf([_frequency(part, language) for part in word.lower().split()], written_apart=True)
 
 
-def commonness(phrase: str) -> float:
-    """How common a word or phrase is as a reader meets it, on wordfreq's Zipf scale. As ``zipf``, except where
-    ``zipf`` reads 0 for want of a list entry: a run of Chinese or Japanese that the list does not hold is read as
-    its likeliest split into words it does hold, as wordfreq reads a phrase (同一时刻: 同一 + 时刻, 3.5, not
-    "unknown, so rarer than any word"), and a phrase mixing scripts (“bean 注入”) combines its words, each in its
-    own language. ``zipf`` stays as it is for the models fitted on its reading (``walker.fitted``)."""
-    if not _CJK.search(phrase):
-        return zipf(phrase)
-    parts = phrase.split()
-    if len(parts) == 1:
-        return _cjk_zipf(phrase) if _CJK.match(phrase) else zipf(phrase)
-    return _phrase_zipf([10 ** (z - 9) if (z := commonness(part)) else 0.0 for part in parts], written_apart=True)
-
-
-def _cjk_zipf(run: str, longest: int = 8) -> float:
-    """A run of Chinese or Japanese: its list entry, or else its likeliest split into listed words (the one whose
-    combined frequency, ``_phrase_zipf``, is highest), found by dynamic programming over the run; 0 when no split
-    exists. ``longest``: the longest listed word tried, in characters."""
-    language = "ja" if _KANA.search(run) else "zh"
-    text = _simplified(run)
-    if _frequency(text, language) or len(text) > 4 * longest:
-        return _zipf(text, language)
-    # best[i]: (the sum of 1/f over the parts, the number of parts) of the likeliest split of text[:i]
-    best: list[tuple[float, int] | None] = [(0.0, 0)] + [None] * len(text)
-    for stop in range(1, len(text) + 1):
-        for start in range(max(0, stop - longest), stop):
-            frequency, before = _frequency(text[start:stop], language), best[start]
-            if frequency and before is not None:
-                split = (before[0] + 1 / frequency, before[1] + 1)
-                if best[stop] is None or _split_frequency(split) > _split_frequency(best[stop]):
-                    best[stop] = split
-    found = best[-1]
-    return math.log10(_split_frequency(found) * 1e9) if found else 0.0
-
-
-def _split_frequency(split: tuple[float, int]) -> float:
-    inverse, parts = split
-    return 1 / inverse / 10 ** (parts - 1)
-
-
 def is_everyday_phrase(parts: list[str]) -> bool:
     """Whether a run of Chinese or Japanese words is everyday as a whole, as wordfreq reckons a phrase written
     without spaces: the rarer part dominates (1/f = 1/f1 + 1/f2 …), and each break between parts is ten times

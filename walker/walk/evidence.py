@@ -49,7 +49,7 @@ from walker.corpus.text import Paragraph
 from walker.graph import Adjacency
 from walker.similarity import TextIndex
 from walker.walk.kinds import DAILY
-from walker.words import commonness, has_cjk, stem
+from walker.words import has_cjk, stem, zipf
 
 EVERYDAY_UNMEASURED = 4.0  # the Zipf value evidence without ``everyday`` reads: about the development pairs' mean
 MIN_GENRE = 10  # a genre's document frequencies mean something once it holds this many notes
@@ -185,9 +185,8 @@ class Mentions:
 
 
 def everyday(shared: Iterable[str]) -> float:
-    """The Zipf value of the rarest of the shared words (or phrases), each as common as it is in its own language
-    (``walker.words.commonness``)."""
-    return min((commonness(word) for word in shared), default=0.0)
+    """The Zipf value of the rarest of the shared words (or phrases), each in its own language."""
+    return min((zipf(word) for word in shared), default=0.0)
 
 
 def salience(index: TextIndex, lexicon: Lexicon, path: str, stems: Iterable[str]) -> float:

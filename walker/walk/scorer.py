@@ -25,10 +25,10 @@ MODEL_SIGNALS = {
 
 # MODEL BEGIN: written by bench/quality/fit.py --write (bench/README.md has its output); signals centred and scaled.
 MODELS: dict[str, dict[str, dict[str, float]]] = {"plain": {
-    "mean": {"specific": 0.7571, "salience": 0.7157, "context": 0.3165, "topic": 0.4048, "phrase": 0.2109, "joined": 0.2045, "side_by_side": 0.06709, "mentioned": 0.05431, "apart": 0.2239, "question": 0.05112, "coherence": 0.613, "everyday": 3.679},
-    "scale": {"specific": 0.1923, "salience": 0.2016, "context": 0.2442, "topic": 0.2379, "phrase": 0.4079, "joined": 0.4033, "side_by_side": 0.2502, "mentioned": 0.2266, "apart": 0.3024, "question": 0.2202, "coherence": 0.1084, "everyday": 0.9459},
-    "weight": {"specific": -0.1465, "salience": 0.3035, "context": 0.2399, "topic": 0.7138, "phrase": 0.2235, "joined": -0.3274, "side_by_side": -0.2768, "mentioned": 0.1407, "apart": 0.3684, "question": 0.05142, "coherence": 0.1261, "everyday": -0.6058},
-    "bias": {"bias": -1.861},
+    "mean": {"specific": 0.7571, "salience": 0.7157, "context": 0.3165, "topic": 0.4048, "phrase": 0.2109, "joined": 0.2045, "side_by_side": 0.06709, "mentioned": 0.05431, "apart": 0.2239, "question": 0.05112, "coherence": 0.613, "everyday": 3.609},
+    "scale": {"specific": 0.1923, "salience": 0.2016, "context": 0.2442, "topic": 0.2379, "phrase": 0.4079, "joined": 0.4033, "side_by_side": 0.2502, "mentioned": 0.2266, "apart": 0.3024, "question": 0.2202, "coherence": 0.1084, "everyday": 1.079},
+    "weight": {"specific": -0.1465, "salience": 0.3035, "context": 0.2399, "topic": 0.7138, "phrase": 0.2235, "joined": -0.3274, "side_by_side": -0.2768, "mentioned": 0.1407, "apart": 0.3684, "question": 0.05142, "coherence": 0.1261, "everyday": -0.4671},
+    "bias": {"bias": -1.802},
 }, "meaning": {
     "mean": {"meaning": 0.4169, "topic": 0.421, "joined": 0.2276, "side_by_side": 0.07463, "mentioned": 0.0597, "apart": 0.2209, "everyday": 3.725},
     "scale": {"meaning": 0.1822, "topic": 0.2396, "joined": 0.4193, "side_by_side": 0.2628, "mentioned": 0.2369, "apart": 0.3041, "everyday": 0.8645},
