@@ -44,7 +44,7 @@ from walker.words import (
 TITLE_WEIGHT = 3
 CONCEPT_AXES = 100
 MAX_PROSE = 10  # sentences counted per note (TextIndex.prose): past this, a note has plenty to say
-COMMON_WORDS = 100  # the vault's words used by the most notes: what its language is read from (vault_language)
+COMMON_WORDS = 100  # the vault's words used by the most notes (two at least): what its language is read from
 # Everyday words that are rare in a small vault only by chance: never a thread between two notes.
 
 
@@ -369,7 +369,8 @@ def build_index(corpus: Corpus) -> TextIndex:
                      dtype=bool)
     rare = (document_frequency <= max(3, round(len(paths) ** 0.5))) & ~plain
     copied = _copied(paragraphs)
-    language = vault_language([str(t) for t in terms[np.argsort(-document_frequency, kind="stable")[:COMMON_WORDS]]])
+    commonest = np.argsort(-document_frequency, kind="stable")[:COMMON_WORDS]
+    language = vault_language([str(t) for t in terms[commonest[document_frequency[commonest] > 1]]])
     return TextIndex(
         paths, {p: i for i, p in enumerate(paths)}, notes, sections,
         np.array([n for n, _ in section_keys], dtype=np.int32), np.array([k for _, k in section_keys], dtype=np.int32),

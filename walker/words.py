@@ -180,18 +180,18 @@ def _list_zipf(word: str, language: str) -> float:
 # wordfreq's languages written in the Latin alphabet, English aside: a language fact, as its lists are.
 LATIN_LANGUAGES = ("ca", "cs", "da", "de", "es", "fi", "fil", "fr", "hu", "id", "is", "it", "lt", "lv", "ms", "nb",
                    "nl", "pl", "pt", "ro", "sh", "sk", "sl", "sv", "tr", "vi")
-VAULT_LANGUAGE_SHARE = 0.1  # of a vault's commonest words, the share another language must use every day
+FEWEST_FOREIGN = 10  # of a vault's commonest words, how many English must not use every day for another reading
 
 
 def vault_language(common: list[str]) -> str | None:
     """The language besides English, written in the Latin alphabet, that a vault is written in, from its commonest
-    words (most first): the language that uses the most of those English does not use every day ("para", "sobre",
-    "também"), if that is a tenth of them or more. None for a vault in English, or in another alphabet; then no
+    words: of those English does not use every day ("para", "sobre", "também"), the language that uses most of
+    them every day, if that is at least half of them and there are ten or more. None for a vault in English (its
+    common words English's own, or terms of art no language speaks every day), or in another alphabet; then no
     list but English's is read."""
     latin = (w for w in common if not _CJK.search(w) and not any(script.search(w) for script, _ in _SCRIPTS))
     foreign = [w for w in latin if not is_everyday(w)]
-    least = VAULT_LANGUAGE_SHARE * len(common)
-    if not foreign or len(foreign) < least:
+    if len(foreign) < FEWEST_FOREIGN:
         return None
     from wordfreq import get_frequency_dict, get_frequency_list
 
@@ -200,7 +200,7 @@ def vault_language(common: list[str]) -> str | None:
             for language in LATIN_LANGUAGES}
     get_frequency_list.cache_clear()  # 26 small lists, about 75 MB, read once: not kept
     best = max(used, key=lambda language: used[language])
-    return best if used[best] >= least else None
+    return best if 2 * used[best] >= len(foreign) else None
 
 
 def is_everyday_phrase(parts: list[str]) -> bool:
