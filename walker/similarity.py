@@ -29,22 +29,11 @@ from walker.safefile import MB, read_bytes
 from walker.safewrite import write_atomic
 from walker.vocabulary import INDEX_VERSION, cache_name, save_vocabulary
 from walker.weights import Pieces
-from walker.words import (
-    LATIN_LANGUAGES,
-    PLAIN_WORDS,
-    has_cjk,
-    is_everyday,
-    is_grammar,
-    is_short,
-    stem,
-    vault_language,
-    words,
-)
+from walker.words import PLAIN_WORDS, has_cjk, is_everyday, is_grammar, is_short, stem, words
 
 TITLE_WEIGHT = 3
 CONCEPT_AXES = 100
 MAX_PROSE = 10  # sentences counted per note (TextIndex.prose): past this, a note has plenty to say
-COMMON_WORDS = 100  # the vault's words used by the most notes (two at least): what its language is read from
 # Everyday words that are rare in a small vault only by chance: never a thread between two notes.
 
 
@@ -90,11 +79,10 @@ class TextIndex:
     idf: np.ndarray
     rare: np.ndarray  # bool per term: used by at most max(3, √notes) notes
     concepts: np.ndarray  # terms × k: latent semantic axes (truncated SVD of the note matrix)
-    everyday: frozenset[str]  # rare words of this vault that are common in its language ("middle", "release")
+    everyday: frozenset[str]  # rare words of this vault that are common in English ("middle", "release")
     copied: frozenset[str] = frozenset()  # paragraphs (as paragraph_key gives them) in more than one note
     prose: Mapping[str, int] = field(default_factory=dict)  # per note: sentences of prose in its own paragraphs
     paragraphs: Mapping[str, list[Paragraph]] = field(default_factory=dict)
-    language: str | None = None  # the vault's language besides English in the Latin alphabet (walker.words.vault_language)
 
     def transform(self, texts: list[str]) -> sparse.csr_matrix:
         """New text (a claim, a seed in the user's words) as vectors in the same space as the notes."""
@@ -244,7 +232,7 @@ def fingerprint(corpus: Corpus) -> str:
     return digest.hexdigest()
 
 
-_INDEX_RULES = "|".join([source_digest(Path(__file__).parent, ("similarity.py", "vocabulary.py", "weights.py", "words.py")),
+_INDEX_RULES = "|".join([source_digest(Path(__file__).parent, ("similarity.py", "vocabulary.py", "weights.py")),
                          source_digest(Path(__file__).parent / "corpus", ("text.py",))])
 
 
@@ -273,7 +261,7 @@ INDEX_LIMIT = 4096 * MB
 
 def _index_bytes(key: str, index: TextIndex) -> bytes:
     words = {"paths": index.paths, "terms": [str(t) for t in index.terms], "everyday": sorted(index.everyday),
-             "copied": sorted(index.copied), "prose": dict(index.prose), "language": index.language}
+             "copied": sorted(index.copied), "prose": dict(index.prose)}
     rows = [index.section_rows[p] for p in index.paths]
     arrays: dict[str, Any] = {"key": np.array(key), "words": np.frombuffer(json.dumps(words, ensure_ascii=False).encode(), np.uint8),
               "section_note": index.section_note, "section_number": index.section_number,
@@ -309,7 +297,7 @@ def _read_index(path: Path, key: str, corpus: Corpus) -> TextIndex | None:
         paths, {p: i for i, p in enumerate(paths)}, notes, sections, a["section_note"], a["section_number"],
         {p: (int(s), int(e)) for p, s, e in zip(paths, a["section_start"], a["section_end"])},
         np.array(terms, dtype=object), a["idf"], a["rare"], a["concepts"], frozenset(_strings(words["everyday"])),
-        frozenset(_strings(words["copied"])), prose, Paragraphs(corpus), _language(words.get("language")),
+        frozenset(_strings(words["copied"])), prose, Paragraphs(corpus),
     )
 
 
@@ -369,13 +357,11 @@ def build_index(corpus: Corpus) -> TextIndex:
                      dtype=bool)
     rare = (document_frequency <= max(3, round(len(paths) ** 0.5))) & ~plain
     copied = _copied(paragraphs)
-    commonest = np.argsort(-document_frequency, kind="stable")[:COMMON_WORDS]
-    language = vault_language([str(t) for t in terms[commonest[document_frequency[commonest] > 1]]])
     return TextIndex(
         paths, {p: i for i, p in enumerate(paths)}, notes, sections,
         np.array([n for n, _ in section_keys], dtype=np.int32), np.array([k for _, k in section_keys], dtype=np.int32),
-        section_rows, terms, idf, rare, _concepts(notes), _everyday((str(t) for t in terms[rare]), language),
-        copied, _prose(paragraphs, copied), Paragraphs(corpus, paragraphs), language,
+        section_rows, terms, idf, rare, _concepts(notes), _everyday(str(t) for t in terms[rare]),
+        copied, _prose(paragraphs, copied), Paragraphs(corpus, paragraphs),
     )
 
 
@@ -416,15 +402,9 @@ def _unit(vector: np.ndarray) -> np.ndarray:
     return vector / norm if norm else vector
 
 
-def _everyday(terms: Iterable[str], language: str | None) -> frozenset[str]:
-    """The words among these that everyday language uses more than once in 10,000 words (in English, or in the
-    vault's other language)."""
-    return frozenset(term for term in terms if is_everyday(term, language))
-
-
-def _language(stored: object) -> str | None:
-    """A cached index's language: one wordfreq has a list for, or none (a cache file is an input like any other)."""
-    return stored if isinstance(stored, str) and stored in LATIN_LANGUAGES else None
+def _everyday(terms: Iterable[str]) -> frozenset[str]:
+    """The words among these that everyday language uses more than once in 10,000 words."""
+    return frozenset(filter(is_everyday, terms))
 
 
 def _concepts(notes: sparse.csr_matrix) -> np.ndarray:

@@ -151,56 +151,23 @@ def is_short(word: str) -> bool:
     return len(word) < 2 if _CJK.match(word) else len(word) < 4
 
 
-def is_everyday(word: str, latin: str | None = None) -> bool:
-    """Whether everyday language uses this word more than once in 10,000 words, in its own language (``zipf``)."""
-    return zipf(word, latin) >= EVERYDAY_ZIPF
+def is_everyday(word: str) -> bool:
+    """Whether everyday language uses this word more than once in 10,000 words, in its own language."""
+    return zipf(word) >= EVERYDAY_ZIPF
 
 
-def zipf(word: str, latin: str | None = None) -> float:
+def zipf(word: str) -> float:
     """How common a word (or a phrase) is in its own language, on wordfreq's Zipf scale: the language its script
-    is written in (``_SCRIPTS``: Cyrillic is read as Russian, Greek as Greek…), English for the Latin alphabet,
-    or, for a vault written in another language of that alphabet (``latin``, as ``vault_language`` finds it), the
-    commoner of the two readings: "fecha" is rare English and everyday Spanish."""
+    is written in (``_SCRIPTS``: Cyrillic is read as Russian, Greek as Greek…), English for the Latin alphabet."""
     if _CJK.match(word):
         return _zipf(_simplified(word), "ja" if _KANA.search(word) else "zh")
     language = next((language for script, language in _SCRIPTS if script.search(word)), "en")
     if language == "en":
         from wordfreq import zipf_frequency  # 0.25 s to load: when first asked, not on import
 
-        english = zipf_frequency(word, "en")
-        return max(english, _list_zipf(word, latin)) if latin else english
-    return _list_zipf(word, language)
-
-
-def _list_zipf(word: str, language: str) -> float:
+        return zipf_frequency(word, "en")
     # read from the list directly, as for Chinese: wordfreq's own lookup would need a tokenizer for some of these
     return _phrase_zipf([_frequency(part, language) for part in word.lower().split()], written_apart=True)
-
-
-# wordfreq's languages written in the Latin alphabet, English aside: a language fact, as its lists are.
-LATIN_LANGUAGES = ("ca", "cs", "da", "de", "es", "fi", "fil", "fr", "hu", "id", "is", "it", "lt", "lv", "ms", "nb",
-                   "nl", "pl", "pt", "ro", "sh", "sk", "sl", "sv", "tr", "vi")
-FEWEST_FOREIGN = 10  # of a vault's commonest words, how many English must not use every day for another reading
-
-
-def vault_language(common: list[str]) -> str | None:
-    """The language besides English, written in the Latin alphabet, that a vault is written in, from its commonest
-    words: of those English does not use every day ("para", "sobre", "também"), the language that uses most of
-    them every day, if that is at least half of them and there are ten or more. None for a vault in English (its
-    common words English's own, or terms of art no language speaks every day), or in another alphabet; then no
-    list but English's is read."""
-    latin = (w for w in common if not _CJK.search(w) and not any(script.search(w) for script, _ in _SCRIPTS))
-    foreign = [w for w in latin if not is_everyday(w)]
-    if len(foreign) < FEWEST_FOREIGN:
-        return None
-    from wordfreq import get_frequency_dict, get_frequency_list
-
-    everyday = 10 ** (EVERYDAY_ZIPF - 9)
-    used = {language: sum(get_frequency_dict(language, wordlist="small").get(w, 0.0) >= everyday for w in foreign)
-            for language in LATIN_LANGUAGES}
-    get_frequency_list.cache_clear()  # 26 small lists, about 75 MB, read once: not kept
-    best = max(used, key=lambda language: used[language])
-    return best if 2 * used[best] >= len(foreign) else None
 
 
 def is_everyday_phrase(parts: list[str]) -> bool:
@@ -255,7 +222,7 @@ def _frequency(word: str, language: str) -> float:
     return _frequencies(language).get(word, 0.0)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=2)
 def _frequencies(language: str) -> dict[str, float]:
     from wordfreq import get_frequency_dict
 

@@ -25,8 +25,7 @@ Every signal is a number a reader could check by hand:
   mean of their unit vectors on the latent axes, averaged over the words): a term of art gathers notes
   on one subject; "handle", "record" or "partition" are spread over unrelated ones.
 - ``everyday``: how common in everyday language the rarest word both passages share is (wordfreq's Zipf scale, in
-  that word's own language, a word of the Latin alphabet in English or the vault's other language: 3 is once in a
-  million words, 0 a word no list holds). Two passages that share only
+  that word's own language: 3 is once in a million words, 0 a word no list holds). Two passages that share only
   everyday words ("data", "remote server", 可能, 材料) seldom share a subject; a term of art is rare in speech
   however often one vault uses it.
 - ``meaning``: how close the two passages are in meaning as a sentence-embedding model reads them
@@ -185,10 +184,9 @@ class Mentions:
         return self.names(a, b) or self.names(b, a)
 
 
-def everyday(shared: Iterable[str], latin: str | None = None) -> float:
-    """The Zipf value of the rarest of the shared words (or phrases), each in its own language: a word of the Latin
-    alphabet in English or in the vault's other language (``latin``), whichever uses it more."""
-    return min((zipf(word, latin) for word in shared), default=0.0)
+def everyday(shared: Iterable[str]) -> float:
+    """The Zipf value of the rarest of the shared words (or phrases), each in its own language."""
+    return min((zipf(word) for word in shared), default=0.0)
 
 
 def salience(index: TextIndex, lexicon: Lexicon, path: str, stems: Iterable[str]) -> float:

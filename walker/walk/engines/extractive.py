@@ -284,7 +284,7 @@ class Propositions:
             apart=1.0 - index.domain_closeness(a, b),
             question=float(is_question(text_a) != is_question(text_b)),
             coherence=sum(map(self._lexicon.coherence, stems)) / len(stems) if stems else 0.0,
-            everyday=everyday(surface_forms(text_a, terms), index.language),
+            everyday=everyday(surface_forms(text_a, terms)),
             meaning=self._meaning.closeness(text_a, text_b),
         )
 
