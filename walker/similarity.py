@@ -12,7 +12,7 @@ import hashlib
 import io
 import json
 import logging
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -29,7 +29,7 @@ from walker.safefile import MB, read_bytes
 from walker.safewrite import write_atomic
 from walker.vocabulary import INDEX_VERSION, cache_name, save_vocabulary
 from walker.weights import Pieces
-from walker.words import PLAIN_WORDS, has_cjk, is_everyday, is_grammar, is_short, stem, words
+from walker.words import PLAIN_WORDS, has_cjk, is_grammar, is_short, stem, words
 
 TITLE_WEIGHT = 3
 CONCEPT_AXES = 100
@@ -79,7 +79,6 @@ class TextIndex:
     idf: np.ndarray
     rare: np.ndarray  # bool per term: used by at most max(3, √notes) notes
     concepts: np.ndarray  # terms × k: latent semantic axes (truncated SVD of the note matrix)
-    everyday: frozenset[str]  # rare words of this vault that are common in English ("middle", "release")
     copied: frozenset[str] = frozenset()  # paragraphs (as paragraph_key gives them) in more than one note
     prose: Mapping[str, int] = field(default_factory=dict)  # per note: sentences of prose in its own paragraphs
     paragraphs: Mapping[str, list[Paragraph]] = field(default_factory=dict)
@@ -260,7 +259,7 @@ INDEX_LIMIT = 4096 * MB
 
 
 def _index_bytes(key: str, index: TextIndex) -> bytes:
-    words = {"paths": index.paths, "terms": [str(t) for t in index.terms], "everyday": sorted(index.everyday),
+    words = {"paths": index.paths, "terms": [str(t) for t in index.terms],
              "copied": sorted(index.copied), "prose": dict(index.prose)}
     rows = [index.section_rows[p] for p in index.paths]
     arrays: dict[str, Any] = {"key": np.array(key), "words": np.frombuffer(json.dumps(words, ensure_ascii=False).encode(), np.uint8),
@@ -296,7 +295,7 @@ def _read_index(path: Path, key: str, corpus: Corpus) -> TextIndex | None:
     return TextIndex(
         paths, {p: i for i, p in enumerate(paths)}, notes, sections, a["section_note"], a["section_number"],
         {p: (int(s), int(e)) for p, s, e in zip(paths, a["section_start"], a["section_end"])},
-        np.array(terms, dtype=object), a["idf"], a["rare"], a["concepts"], frozenset(_strings(words["everyday"])),
+        np.array(terms, dtype=object), a["idf"], a["rare"], a["concepts"],
         frozenset(_strings(words["copied"])), prose, Paragraphs(corpus),
     )
 
@@ -360,7 +359,7 @@ def build_index(corpus: Corpus) -> TextIndex:
     return TextIndex(
         paths, {p: i for i, p in enumerate(paths)}, notes, sections,
         np.array([n for n, _ in section_keys], dtype=np.int32), np.array([k for _, k in section_keys], dtype=np.int32),
-        section_rows, terms, idf, rare, _concepts(notes), _everyday(str(t) for t in terms[rare]),
+        section_rows, terms, idf, rare, _concepts(notes),
         copied, _prose(paragraphs, copied), Paragraphs(corpus, paragraphs),
     )
 
@@ -400,11 +399,6 @@ def _folder(path: str) -> str:
 def _unit(vector: np.ndarray) -> np.ndarray:
     norm = float(np.linalg.norm(vector))
     return vector / norm if norm else vector
-
-
-def _everyday(terms: Iterable[str]) -> frozenset[str]:
-    """The words among these that everyday language uses more than once in 10,000 words."""
-    return frozenset(filter(is_everyday, terms))
 
 
 def _concepts(notes: sparse.csr_matrix) -> np.ndarray:

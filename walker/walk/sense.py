@@ -16,7 +16,7 @@ import itertools
 from typing import NamedTuple
 
 from walker.similarity import TextIndex
-from walker.words import GLUE, PLAIN_WORDS, has_cjk, is_everyday_phrase, phrase, stem, tokens, words
+from walker.words import GLUE, PLAIN_WORDS, phrase, stem, tokens, words
 
 SAME_SENSE_CLOSENESS = 0.5  # passages this close in meaning, their shared word left out, are about one thing
 COHESION = 0.4  # a thread's words the vault uses together at least this much (word_closeness) are one concept
@@ -95,17 +95,6 @@ def cohesive(terms: tuple[str, ...], index: TextIndex) -> bool:
     if any(" " in term for term in terms):
         return True
     return any(index.word_closeness(a, b) >= COHESION for a, b in itertools.combinations(terms, 2))
-
-
-def everyday_terms(a: str, b: str, terms: tuple[str, ...], index: TextIndex) -> frozenset[str]:
-    """The terms both passages write only with words everyday English uses ("middle", "public release")."""
-    def everyday(text: str, term: str) -> bool:
-        forms = surface_forms(text, term.split())
-        if has_cjk(term) and len(forms) > 1:  # a Chinese phrase is one word written without spaces
-            return is_everyday_phrase(forms)
-        return all(word in index.everyday for word in forms)
-
-    return frozenset(t for t in terms if everyday(a, t) and everyday(b, t))
 
 
 def surface_forms(text: str, stems: tuple[str, ...] | list[str]) -> list[str]:
