@@ -6,6 +6,7 @@ import re
 import shutil
 import subprocess
 import sys
+import unicodedata
 from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import unquote
@@ -13,6 +14,7 @@ from urllib.parse import unquote
 import pytest
 from conftest import ROOT, SAMPLE_VAULT, copy_vault_files, real_vault, write_vault
 
+from walker.corpus.text import read_paragraphs
 from walker.site.build import build_site
 from walker.site.markdown_ext import sanitize
 from walker.walk.runner import WalkOptions, run_walk
@@ -453,3 +455,23 @@ def test_the_page_title_has_no_permalink_and_an_empty_heading_no_contents_entry(
     toc = get_toc(tokens)
     safe_toc(toc.items)
     assert [(i.title, [c.title for c in i.children]) for i in toc.items[0].children] == [("Under it", []), ("Named", [])]
+
+
+def test_notes_named_in_decomposed_unicode_get_their_pages_and_anchors(tmp_path):
+    """A vault synced from a Mac may name a folder in decomposed Unicode ("Küche" as u and a combining diaeresis).
+    The corpus knows it by its composed name, as Obsidian links to it; the site must still read the file: its page
+    shows the note's text, and the report's links to its headings land on them (a strict build fails otherwise)."""
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    decomposed = unicodedata.normalize("NFD", "Küche")
+    (vault / "Kitchen").rename(vault / decomposed)
+    if "Küche" in os.listdir(vault):
+        pytest.skip("this file system stores names composed")
+    for n, seed in enumerate(["Brining", "Proofing Box Thermostat"]):
+        run_walk(Workspace.open(vault), WalkOptions(now=NOW.replace(hour=7 + n), random_seed=0, seed_note=seed))
+    build_site(vault, tmp_path / "site")
+    page = (tmp_path / "site" / "notes" / "Küche" / "Brining.html").read_text(encoding="utf-8")
+    assert "Cited by" in page and "salt" in page.split("Cited by", 1)[1].lower()
+    for text in html_outside_code(tmp_path / "site").values():
+        assert "No such file" not in text
+    corpus = Workspace.open(vault).corpus  # the passages of such a note, read again past the parse cache
+    assert any("salt" in p.text.lower() for p in read_paragraphs(corpus.root, corpus.notes["Küche/Brining.md"]))

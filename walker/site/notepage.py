@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from walker.corpus import Corpus, find_subpath
+from walker.corpus.files import on_disk
 from walker.corpus.properties import split_frontmatter
 from walker.pool.store import POOL, StoredRecord
 from walker.refs import note_of, split_subpath
@@ -137,7 +138,7 @@ def embedded_files(corpus: Corpus, root: Path, cited: list[str]) -> list[str]:
 
 def read_note(root: Path, path: str) -> str | None:
     """A cited note's text; None (with a warning) when it is no regular file now or is too large."""
-    return read_text(root / path, REPORT_LIMIT, root, links=True)
+    return read_text(Path(on_disk(root, path)), REPORT_LIMIT, root, links=True)
 
 
 def inline_block_ids(text: str | None) -> set[str]:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from walker.corpus import Corpus, load_corpus
+from walker.corpus.files import on_disk
 from walker.corpus.text import Paragraph
 from walker.pool.records import (
     KIND_WORDS,
@@ -127,7 +128,7 @@ def generate_site(vault: Path | str, vault_name: str | None = None, corpus: Corp
     site.assets += [SiteAsset(f"reports/{p.with_suffix('.svg').name}", p.with_suffix(".svg"), drawings[p.name])
                     for p in reports if p.name in drawings]
     site.pictures = _pictures(reports, drawings, links)
-    site.assets += [SiteAsset(f"notes/{path}", root / path) for path in embedded]
+    site.assets += [SiteAsset(f"notes/{path}", Path(on_disk(root, path))) for path in embedded]
     site.nav = _nav(reports)
     return site
 
