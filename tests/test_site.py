@@ -12,11 +12,13 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+import yaml
 from conftest import ROOT, SAMPLE_VAULT, copy_vault_files, real_vault, write_vault
 
 from walker.corpus.text import read_paragraphs
 from walker.site.build import build_site
 from walker.site.markdown_ext import sanitize
+from walker.site.pages import generate_site
 from walker.walk.runner import WalkOptions, run_walk
 from walker.workspace import Workspace
 
@@ -475,3 +477,17 @@ def test_notes_named_in_decomposed_unicode_get_their_pages_and_anchors(tmp_path)
         assert "No such file" not in text
     corpus = Workspace.open(vault).corpus  # the passages of such a note, read again past the parse cache
     assert any("salt" in p.text.lower() for p in read_paragraphs(corpus.root, corpus.notes["Küche/Brining.md"]))
+
+
+def test_the_dashboard_cuts_a_long_seed_at_a_word_and_keeps_it_in_italics(tmp_path):
+    """A seed longer than the dashboard shows is cut at a word and says so ("…"): cut in the middle of a space,
+    the italics ended on " *" and showed their asterisks."""
+    vault = walked_copy(tmp_path, walks=1)
+    run = next((vault / "walks" / "runs").glob("*.yaml"))
+    data = yaml.safe_load(run.read_text(encoding="utf-8"))
+    data["seed"]["proposition"] = ("Si se modifica una clave foránea, se debe verificar que sus nuevos valores referencien "
+                                   "a una tupla existente de la relación referenciada, o bien sean todos nulos.")
+    run.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    page = next(p.markdown for p in generate_site(vault).pages if p.path == "index.md")
+    line = next(line for line in page.splitlines() if " · kept " in line)
+    assert re.search(r" · \*\S[^*]*\S…\*$", line), line

@@ -37,7 +37,7 @@ from walker.site.decide import DecideBox
 from walker.site.links import (
     SiteLinks,
 )
-from walker.site.markup import STATUS_TITLES, as_cell, as_text, inert, keep_markup, short_title, shorten
+from walker.site.markup import STATUS_TITLES, as_cell, as_text, inert, keep_markup, label, short_title, shorten
 from walker.site.notepage import cited_notes, embedded_files, inline_block_ids, note_page, read_note
 from walker.site.reading import PICTURE_LIMIT, read_bytes, read_text
 from walker.site.recordpage import dead_refs, decide_box, language, note_title, record_page, record_page_path
@@ -194,6 +194,9 @@ def _citing(records: list[StoredRecord]) -> dict[str, list[StoredRecord]]:
     return citing
 
 
+SEED_SHOWN = 140  # characters of a walk's seed on the dashboard, cut at a word
+
+
 def _dashboard(name: str, records: list[StoredRecord], reports: list[Path], runs: list[dict[str, Any]],
                corpus: Corpus, queue: list[Waiting], timer: str) -> str:
     counts = Counter(r.record.status for r in records)
@@ -223,8 +226,9 @@ def _dashboard(name: str, records: list[StoredRecord], reports: list[Path], runs
         kept = len(run.get("hypotheses") or [])
         considered = len((run.get("phases") or {}).get("roam") or [])
         title = note_title(str(seed.get("path", report.stem)))
+        said = label(str(seed.get("proposition") or ""), SEED_SHOWN)
         lines.append(f"- [{_day(report.stem)}: from {as_text(title)}](reports/{report.name}) · kept {kept} of "
-                     f"{considered} · *{as_text(str(seed.get('proposition', ''))[:140])}*")
+                     f"{considered}" + (f" · *{as_text(said)}*" if said else ""))
     lines += ["", "## Schedule", "", _schedule_text(runs, timer), "", "## Pool health", ""]
     health = [f"{len(records)} records, {len(invalid)} with schema problems, "
               f"{len(broken)} active with refs that no longer resolve."]
