@@ -130,8 +130,9 @@ def main() -> None:
         for kind, count in Counter(r[2] for r in rows).most_common():
             print(f"| {kind} | {count} | {sum(r[3] == 1 for r in rows if r[2] == kind)} |")
         print()
-        models[name] = _check_and_fit(signals, [(v, [{**features(e, name), **{t: float(k == t) for t in KIND_TERMS}}[s]
-                                                     for s in signals], y) for v, e, k, y in rows])
+        fitted = _check_and_fit(signals, [(v, [{**features(e, name), **{t: float(k == t) for t in KIND_TERMS}}[s]
+                                               for s in signals], y) for v, e, k, y in rows])
+        models[name] = fitted or models[name]
     if args.write and not args.kinds:
         text = SCORER.read_text(encoding="utf-8")
         literal = "MODELS: dict[str, dict[str, dict[str, float]]] = {" + ", ".join(
@@ -141,9 +142,12 @@ def main() -> None:
         print(f"written to {SCORER.relative_to(ROOT)}")
 
 
-def _check_and_fit(signals: tuple[str, ...], rows: list[tuple[str, list[float], int]]) -> dict[str, dict[str, float]]:
-    """Leave each vault out in turn and score it by a fit without it; then the fit on all rows."""
+def _check_and_fit(signals: tuple[str, ...], rows: list[tuple[str, list[float], int]]) -> dict[str, dict[str, float]] | None:
+    """Leave each vault out in turn and score it by a fit without it; then the fit on all rows (None for one vault)."""
     vaults = sorted({r[0] for r in rows})
+    if len(vaults) < 2:
+        print(f"one vault only ({', '.join(vaults)}): nothing to hold out, so no fit is checked or made\n")
+        return None
     print("| vault left out | pairs | useful | kept | kept useful | kept wrong | precision |\n|---|---|---|---|---|---|---|")
     total: Counter[str] = Counter()
     for held in vaults:
