@@ -123,6 +123,19 @@ def test_a_conclusion_is_the_reviewers_assertion_not_the_claim_copied_or_hedged(
     assert digest_outside(vault) == before
 
 
+@pytest.mark.parametrize("statement", [
+    "In May the heap stayed cold until I turned it twice a week; after that it held 55 °C.",
+    "The thermometer could not keep up: it read 4 °C behind the air for twenty minutes.",
+    "Moved the sensor into the sun and the vent stopped overshooting.",
+    "把温度计挪到向阳处以后，通风口不再过冲了。",
+])
+def test_a_plain_finding_is_a_conclusion_even_with_a_word_a_hedge_uses(walked, statement):
+    vault, ids = walked
+    result = cli("discharge", ids[0], vault, "--source", "user statement on 2026-11-29", "--statement", statement,
+                 "--now", NOW.isoformat())
+    assert result.exit_code == 0, result.output
+
+
 @pytest.mark.parametrize("source", ["user statement on 2026-11-29", "measured on 28 November 2026: the heap stayed cold",
                                     "https://example.org/compost-study", "my notes in [[Garden Plan 2026]]",
                                     "talked with Anna on Nov 3, 2026"])
