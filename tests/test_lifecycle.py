@@ -128,6 +128,12 @@ def test_a_conclusion_is_the_reviewers_assertion_not_the_claim_copied_or_hedged(
     "The thermometer could not keep up: it read 4 °C behind the air for twenty minutes.",
     "Moved the sensor into the sun and the vent stopped overshooting.",
     "把温度计挪到向阳处以后，通风口不再过冲了。",
+    "It holds.",
+    "Yes, they are the same thing.",
+    "Confirmed: both notes describe one loop.",
+    "They are connected; I linked them.",
+    "两篇笔记说的是同一件事。",
+    "Merged the shorter note into the longer one.",
 ])
 def test_a_plain_finding_is_a_conclusion_even_with_a_word_a_hedge_uses(walked, statement):
     vault, ids = walked
