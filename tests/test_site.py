@@ -491,3 +491,15 @@ def test_the_dashboard_cuts_a_long_seed_at_a_word_and_keeps_it_in_italics(tmp_pa
     page = next(p.markdown for p in generate_site(vault).pages if p.path == "index.md")
     line = next(line for line in page.splitlines() if " · kept " in line)
     assert re.search(r" · \*\S[^*]*\S…\*$", line), line
+
+
+def test_the_dashboard_counts_one_hypothesis_in_the_singular(tmp_path):
+    """One record waiting reads "1 hypothesis waits for you" and "1 record", not "1 hypotheses wait"."""
+    vault = walked_copy(tmp_path, walks=3)
+    active = sorted((vault / "walks" / "active").glob("*.md"))
+    assert active
+    for extra in active[1:]:
+        extra.unlink()
+    page = next(p.markdown for p in generate_site(vault).pages if p.path == "index.md")
+    assert "1 hypothesis waits for you" in page and "hypotheses wait" not in page, page
+    assert "\n1 record, " in page, page

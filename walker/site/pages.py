@@ -207,8 +207,9 @@ def _dashboard(name: str, records: list[StoredRecord], reports: list[Path], runs
     decided = sum(1 for w in queue if w.decided)
     if queue:
         new = sum(1 for w in queue if w.new)
+        waits = len(queue) - decided
         lines += [f'!!! tip "Needs a decision: {len(queue)}"',
-                  f"    [**{len(queue) - decided} hypotheses wait for you**](review.md)"
+                  f"    [**{waits} {'hypothesis waits' if waits == 1 else 'hypotheses wait'} for you**](review.md)"
                   + (f", {new} of them new this week" if new else "")
                   + (f"; {decided} decided in Obsidian, applied at the next `walker review`." if decided else "."), ""]
     else:
@@ -230,7 +231,7 @@ def _dashboard(name: str, records: list[StoredRecord], reports: list[Path], runs
         lines.append(f"- [{_day(report.stem)}: from {as_text(title)}](reports/{report.name}) · kept {kept} of "
                      f"{considered}" + (f" · *{as_text(said)}*" if said else ""))
     lines += ["", "## Schedule", "", _schedule_text(runs, timer), "", "## Pool health", ""]
-    health = [f"{len(records)} records, {len(invalid)} with schema problems, "
+    health = [f"{len(records)} record{'' if len(records) == 1 else 's'}, {len(invalid)} with schema problems, "
               f"{len(broken)} active with refs that no longer resolve."]
     health += [f"- [{r.id}](hypotheses/{r.path.name}): {as_text('; '.join(validate(r.data)))}" for r in invalid]
     health += [f"- [{r.id}](hypotheses/{r.path.name}): refs gone: {as_text(', '.join(dead_refs(r, corpus)))}" for r in broken]
