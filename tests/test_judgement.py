@@ -53,3 +53,9 @@ def test_a_model_is_data_and_every_judgement_has_one():
     for name in fitted.JUDGEMENTS:
         model = fitted._model(name)
         assert set(model) >= {"bias", "weights", "strength"} and all(isinstance(w, float) for w in model["weights"].values())
+
+
+def test_a_number_reckoned_from_the_passages_numbers_is_no_outside_fact():
+    passages = normal("The rent rose by 180 a month. The cuts in the budget come to 125.")
+    assert "55" not in (absent_facts("The cuts cover 125 of the 180 rise, leaving 55 still to find.", passages, set()) or "")
+    assert "2019" in absent_facts("The cuts cover 125 of the 180 rise, as 2019 showed.", passages, set())

@@ -11,7 +11,10 @@ Each judgement reads one field of a hypothesis and says how likely that field is
 - ``outside_fact``: a claim brings in what neither of its passages says (general knowledge, a proverb,
   a named method, the reader's earlier conclusion). It reads the claim's pieces that its passages lack. It is
   fitted and measured, and the gate does not use it: right on three items in four written apart, it refused
-  most good paraphrases a person writes (``walk.facts`` finds outside facts by their shape instead).
+  most good paraphrases a person writes (``walk.facts`` finds outside facts by their shape instead);
+- ``outside_source``: a claim leans on a source neither of its passages holds (an earlier conclusion, a review,
+  a study, an expert, what everyone knows). It reads what the claim adds to its passages, whatever its length
+  (``additions``).
 
 The models are fitted by ``bench/judgement/fit.py`` on sentences in English and Chinese written for walker
 (``tests/data/judgement/``) and checked once on sentences written apart (``bench/judgement/check/``; the
@@ -31,9 +34,11 @@ from typing import Any
 from walker.turns import letter_runs, pieces
 from walker.words import stem, words, zipf
 
-JUDGEMENTS = ("sensitive", "unfalsifiable", "vague_situation", "vague_falsifier", "refused_impact", "outside_fact")
+JUDGEMENTS = ("sensitive", "unfalsifiable", "vague_situation", "vague_falsifier", "refused_impact", "outside_fact",
+              "outside_source")
 SHAPED = frozenset(JUDGEMENTS) - {"sensitive"}  # judgements of how specific a text is: they read its shape too
-NOVEL = "<novel>"  # the share of a claim's pieces its passages lack (outside_fact)
+NOVEL = "<novel>"  # the share of a claim's pieces its passages lack (outside_fact, outside_source)
+SPECIFIC = "<specific share>"
 _NAME = re.compile(r"(?<=[\w,;] )[A-Z][\w'-]+")  # a capitalised word that does not open a sentence
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 MAX_CHARS = 4000  # a field is read this far
@@ -72,12 +77,30 @@ def features(text: str, passages: Sequence[str] = (), shaped: bool = True) -> di
                                                                          "<numbers>": math.log1p(len(numbers))}
 
 
+def additions(text: str, passages: Sequence[str]) -> dict[str, float]:
+    """What a claim adds to its passages, whatever its length: the pieces no passage holds, weighing one together (a
+    unit vector), the share of the claim's pieces they are, and the share of its added words that are specific. Read
+    by their counts, a long faithful paraphrase reads as bad: each word it adds is a little more evidence. Numbers
+    are left to ``walk.facts``, which reckons with the passages' own ("leaving 55 of the 180")."""
+    found = features(text, passages)
+    added = [piece for piece in found if not piece.startswith("<") and not any(c.isdigit() for c in piece)]
+    weight = 1 / math.sqrt(len(added)) if added else 0.0
+    return {piece: weight for piece in added} | {key: found[key] for key in (NOVEL, SPECIFIC) if key in found}
+
+
+def reading(name: str, text: str, passages: Sequence[str] = ()) -> dict[str, float]:
+    """What the model of ``name`` reads of ``text`` (and of the passages a claim is judged against)."""
+    if name == "outside_source":
+        return additions(text, passages)
+    return features(text, passages, name in SHAPED)
+
+
 def _shape(said: list[str]) -> dict[str, float]:
     bands = [zipf(w) for w in said]
     return {"<words>": math.log1p(len(said)), "<rare>": math.log1p(sum(1 for z in bands if z < 3.5)),
             "<middling>": math.log1p(sum(1 for z in bands if 3.5 <= z < 5)),
             "<common>": math.log1p(sum(1 for z in bands if z >= 5)),
-            "<specific share>": sum(1 for z in bands if z < 4) / len(said) if said else 0.0}
+            SPECIFIC: sum(1 for z in bands if z < 4) / len(said) if said else 0.0}
 
 
 def chance(name: str, text: str, passages: Sequence[str] = ()) -> float | None:
@@ -86,7 +109,7 @@ def chance(name: str, text: str, passages: Sequence[str] = ()) -> float | None:
     if not model:
         return None
     weights = model["weights"]
-    total = model["bias"] + sum(value * weights.get(piece, 0.0) for piece, value in features(text, passages, name in SHAPED).items())
+    total = model["bias"] + sum(value * weights.get(piece, 0.0) for piece, value in reading(name, text, passages).items())
     return 1 / (1 + math.exp(-max(-30.0, min(30.0, total))))
 
 

@@ -1,9 +1,10 @@
 """Fit one of walker's judgements (walker/models/NAME.json) on labelled sentences; check it on others, once.
 
-A logistic model over the pieces ``walker.fitted.features`` reads: a sentence's words and pairs of words, in
-Chinese its runs of one to three characters; for ``outside_fact`` only the pieces of the claim its two passages
-lack, and their share. One setting per judgement, the regularisation strength (scikit-learn's C), chosen by
-five-fold cross-validation on the fit files (``--strengths`` prints each). The --check files were written
+A logistic model over the pieces ``walker.fitted.reading`` reads: a sentence's words and pairs of words, in
+Chinese its runs of one to three characters; for ``outside_fact`` and ``outside_source`` only the pieces of the
+claim its two passages lack, and their share (``outside_source``: weighing one together, whatever the claim's
+length). One setting per judgement, the regularisation strength (scikit-learn's C), chosen by five-fold
+cross-validation on the fit files (``--strengths`` prints each). The --check files were written
 apart, by an author who saw neither the fit files nor walker's rules; they are read after the fit and only scored.
 
     python bench/judgement/fit.py NAME --fit tests/data/judgement/NAME*.yaml [--check bench/judgement/check/NAME.yaml]
@@ -35,7 +36,7 @@ from walker import fitted
 ROOT = Path(__file__).resolve().parents[2]
 BAD = frozenset({"bad", "sensitive"})
 STRENGTHS = {"sensitive": 0.3, "unfalsifiable": 1.0, "vague_situation": 1.0, "vague_falsifier": 0.3,
-             "refused_impact": 1.0, "outside_fact": 3.0}  # each chosen by cross-validation on its fit files
+             "refused_impact": 1.0, "outside_fact": 3.0, "outside_source": 30.0}  # each chosen by cross-validation on its fit files
 PRECISION = {"sensitive": 0.85}  # a judgement that errs on the side of refusing: the lowest threshold at which the
 # cross-validated precision of "bad" is still this high, instead of even odds
 THRESHOLDS = (0.5, 0.45, 0.4, 0.35, 0.3, 0.25, 0.2, 0.15, 0.1)
@@ -43,7 +44,8 @@ SMALLEST = 0.02
 FIELDS = {"unfalsifiable": ("claim",), "vague_situation": ("applies_when",), "vague_falsifier": ("disconfirm_if",),
           "refused_impact": ("impact_reason",),
           "sensitive": ("claim", "why_it_matters", "applies_when", "never_applies_when"),
-          "outside_fact": ("claim",)}  # what the gate reads
+          "outside_fact": ("claim",), "outside_source": ("claim",)}  # what the gate reads
+AGAINST_PASSAGES = frozenset({"outside_fact", "outside_source"})  # judgements of a claim against its two passages
 BACKGROUND = 40
 WALKS = 60
 VAULT_SENTENCES = 800  # at most this many sentences of each background vault, drawn at random  # weights nearer zero than this are left out of the file: they never change a decision
@@ -83,9 +85,9 @@ def lowest_threshold(chances, truth: list[bool], precision: float, thresholds: t
 
 def engine_fields(vault: Path, name: str, most: int = BACKGROUND) -> list[dict]:
     """What the offline engine writes in the fields ``name`` judges, as the gate reads it, over dry-run walks from
-    WALKS of the notes of ``vault``: each text, and for ``outside_fact`` the passages and titles it is read against. At most
-    ``most`` texts (BACKGROUND), shared out between the kinds of hypothesis, so a kind the walks seldom make (an answer) is
-    read as often as the commonest."""
+    WALKS of the notes of ``vault``: each text, and for a judgement of AGAINST_PASSAGES the passages and titles it is
+    read against. At most ``most`` texts (BACKGROUND), shared out between the kinds of hypothesis, so a kind the walks
+    seldom make (an answer) is read as often as the commonest."""
     import random
 
     from click.testing import CliRunner
@@ -104,7 +106,7 @@ def engine_fields(vault: Path, name: str, most: int = BACKGROUND) -> list[dict]:
             for text in [value] if isinstance(value, str) else value:
                 if name == "sensitive":  # the guard reads what is not quoted from the cited passages
                     key, passages = critic._unquoted(text, haystack), ()
-                elif name == "outside_fact":  # as walk.facts reads a claim: no quotes, against passages and titles
+                elif name in AGAINST_PASSAGES:  # as walk.facts reads a claim: no quotes, against passages and titles
                     titles = [context.corpus.notes[p].title for p in critic._ref_paths(candidate)
                               if p in context.corpus.notes]
                     key, passages = critic.QUOTED.sub(" ", text), (haystack, *titles)
@@ -156,7 +158,7 @@ def main() -> None:
         background += [{"text": t} for vault in args.background for t in vault_sentences(vault, VAULT_SENTENCES)]
     train = labelled + [{**row, "label": "good", "lang": "vault"} for row in background]
     vectors = DictVectorizer()
-    x = vectors.fit_transform([fitted.features(r["text"], r.get("passages") or (), args.name in fitted.SHAPED) for r in train])
+    x = vectors.fit_transform([fitted.reading(args.name, r["text"], r.get("passages") or ()) for r in train])
     y = [r["label"] in BAD for r in train]
     folds = StratifiedKFold(5, shuffle=True, random_state=0)
     strength = STRENGTHS[args.name]
@@ -186,7 +188,7 @@ def main() -> None:
         rows = read([path])
         print(f"\ncheck {path} (written apart), {dict(Counter(r['label'] for r in rows))}")
         report("  the fitted model", rows, [fitted.is_bad(args.name, r["text"], r.get("passages") or ()) for r in rows])
-        if args.name == "outside_fact":
+        if args.name in AGAINST_PASSAGES:
             from walker.walk.facts import absent_facts
             from walker.words import normal
 
