@@ -74,7 +74,7 @@ def _reckoned(haystack: str) -> list[float]:
     """What follows from two of the passages' numbers by one step of arithmetic, sorted: a sum, a difference, a
     product, a ratio, a share or a change in per cent."""
     said = [_value(n)[0] for n in dict.fromkeys(_NUMBER.findall(haystack))][:MOST_NUMBERS]
-    found = set()
+    found: set[float] = set()
     for a in said:
         for b in said:
             found.update((a + b, abs(a - b), a * b))
