@@ -30,8 +30,10 @@ def absent_facts(claim: str, haystack: str, titles: set[str], index: TextIndex |
         if normal(quote).rstrip(".") not in haystack:
             missing.append(f"“{quote}”")
     unquoted = QUOTED.sub(" ", claim)
-    reckoned = _reckoned(haystack)
-    missing += [n for n in _NUMBER.findall(unquoted) if n not in haystack and not _follows(n, reckoned)]
+    unsaid = [n for n in _NUMBER.findall(unquoted) if n not in haystack]
+    if unsaid:  # reckoned only for a claim that needs it: the gate reads every candidate
+        reckoned = _reckoned(haystack)
+        missing += [n for n in unsaid if not _follows(n, reckoned)]
     for term in _capitalised_terms(unquoted):
         if term in ("I",) or normal(term) in haystack or normal(term) in titles:
             continue
