@@ -33,6 +33,13 @@ def test_outside_facts_are_found_by_their_shape_and_what_they_find_is_outside():
     assert hit / sum(said) >= 0.75 and hit / sum(truth) >= 0.25  # measured: 17 of 22, 17 of 60
 
 
+def test_a_rule_that_belongs_to_something_the_passages_name_is_no_citation():
+    """"the kiln's rule" cites the kiln the passages describe; "Hofstadter's law" cites a source they lack."""
+    passages = normal("The kiln cracks any pot fired before it has dried a week. Glaze runs if applied too thick.")
+    assert absent_facts("The kiln's rule, a week of drying first, applies to glazing too.", passages, set()) is None
+    assert "Hofstadter's law" in absent_facts("Hofstadter's law explains why the drying week runs long.", passages, set())
+
+
 @pytest.mark.parametrize("text", ["If it turns out to be wrong.", "如果以后发现不对的话。", "If later reflection suggests otherwise."])
 def test_a_falsifier_that_names_no_observation_is_vague(text):
     assert fitted.is_bad("vague_falsifier", text)

@@ -24,26 +24,26 @@ KIND = Kind(
     disconfirmed=disconfirmed,
     wording={
         "en": {
-            "claim": "{A} says “{text_a}”, and {b} adds “{text_b}”: two accounts of {thread} that no link or "
-                     "shared note puts side by side.",
+            "claim": "{A} says “{text_a}”, and {b} adds “{text_b}”: two accounts of {thread} in notes that do "
+                     "not link to each other.",
             "impact": "add",
             "impact_reason": "a link between {a} and {b} would let each find what the other already says",
             "applies_when": ("Writing or revising a note about {about_a}.",
                              "Looking for everything the vault already says about {thread}."),
             "never_applies_when": ("Looking up one exact detail about {about_b}, where a second note adds nothing.",),
-            "disconfirm_if": ("{A} and {b} are already joined by a link, or by a note that links to both.",
+            "disconfirm_if": ("{A} and {b} are already joined by a link, or by a note on their subject that links to both.",
                               "Read in full, {a} and {b} use {thread} for different things."),
             "why_it_matters": "Notes about one thing that do not link are found apart and kept apart; Obsidian's "
                               "unlinked mentions only see a title, not {thread}.",
         },
         "zh": {
-            "claim": "{a}写道“{text_a}”，{b}也写道“{text_b}”：两处都在讲{thread}，却没有链接或共同的笔记把它们放在一起。",
+            "claim": "{a}写道“{text_a}”，{b}也写道“{text_b}”：两处都在讲{thread}，两篇笔记却互不链接。",
             "impact": "add",
             "impact_reason": "在{a}和{b}之间加一个链接，两边都能找到对方已经写下的内容",
             "applies_when": ("撰写或修改关于{about_a}的笔记时。",
                              "想找出笔记库里关于{thread}的全部记录时。"),
             "never_applies_when": ("只查{about_b}的某个具体细节时，第二篇笔记帮不上忙。",),
-            "disconfirm_if": ("{a}和{b}之间其实已有链接，或有一篇笔记同时链接了两者。",
+            "disconfirm_if": ("{a}和{b}之间其实已有链接，或有一篇讲同一主题的笔记同时链接了两者。",
                               "通读全文后发现，{a}和{b}里的{thread}指的是不同的东西。"),
             "why_it_matters": "讲同一件事却互不链接的笔记，会被分开找到、分开维护；Obsidian 的未链接提及只认标题，认不出{thread}。",
         },

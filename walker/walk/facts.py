@@ -44,7 +44,7 @@ def absent_facts(claim: str, haystack: str, titles: set[str], index: TextIndex |
         if normal(target.rsplit("/", 1)[-1]) not in titles:
             missing.append(f"[[{target}]]")
     missing += [p for p in _PROTOCOL_TERMS.findall(claim) if normal(p) not in haystack]
-    missing += [t for t in _CITATION.findall(unquoted) if normal(t) not in haystack]
+    missing += _citations(unquoted, haystack)
     missing += _specific_words(unquoted, haystack, index)
     if missing:
         return f"names what no cited passage says: {', '.join(dict.fromkeys(missing))}"
@@ -101,6 +101,14 @@ _WIKILINK = re.compile(r"\[\[([^\]|#]+)")
 _CITATION = re.compile(r"\b[\w-]+'s (?:law|theorem|principle|rule|effect|paradox|razor|constant|conjecture|lemma|"
                        r"equation|hypothesis)\b|\b[\w-]+ (?:theory|theorem|law|principle|effect|paradox|fallacy)\b",
                        re.IGNORECASE)
+
+
+def _citations(text: str, haystack: str) -> list[str]:
+    """The citations of ``text`` the passages do not make; a rule whose owner they name ("the kiln's rule", "the
+    retro's rule") is theirs, not a source's."""
+    said = {stem(w) for w in words(haystack)}
+    return [t for t in _CITATION.findall(text) if normal(t) not in haystack
+            and not ("'s " in t and stem(t.partition("'s ")[0].lower()) in said)]
 
 
 # What the user "already concluded", "decided last year": a prior conclusion needs a passage that records it.
