@@ -106,9 +106,9 @@ _CITATION = re.compile(r"\b[\w-]+'s (?:law|theorem|principle|rule|effect|paradox
 def _citations(text: str, haystack: str) -> list[str]:
     """The citations of ``text`` the passages do not make; a rule whose owner they name ("the kiln's rule", "the
     retro's rule") is theirs, not a source's."""
-    said = {stem(w) for w in words(haystack)}
-    return [t for t in _CITATION.findall(text) if normal(t) not in haystack
-            and not ("'s " in t and stem(t.partition("'s ")[0].lower()) in said)]
+    found = [t for t in _CITATION.findall(text) if normal(t) not in haystack]
+    said = {stem(w) for w in words(haystack)} if any("'s " in t for t in found) else set()  # (most claims cite none)
+    return [t for t in found if not ("'s " in t and stem(t.partition("'s ")[0].lower()) in said)]
 
 
 # What the user "already concluded", "decided last year": a prior conclusion needs a passage that records it.
