@@ -66,3 +66,34 @@ def test_a_number_reckoned_from_the_passages_numbers_is_no_outside_fact():
     passages = normal("The rent rose by 180 a month. The cuts in the budget come to 125.")
     assert "55" not in (absent_facts("The cuts cover 125 of the 180 rise, leaving 55 still to find.", passages, set()) or "")
     assert "2019" in absent_facts("The cuts cover 125 of the 180 rise, as 2019 showed.", passages, set())
+
+
+@pytest.mark.parametrize("passages, claim", [
+    # a possessive is a form of the name the passages use
+    ("Tomas repotted the fig in March. The fig dropped its leaves in April.", "Tomas's repotting in March came just before April's leaf drop."),
+    # an inflection of an ordinary word is ordinary
+    ("The pump loses pressure when two taps run. The fountain sputters at noon.", "Both show a supply that falters once demand doubles."),
+    ("The lamp was left on overnight. The heater ran all night too.", "Both appliances ran unwatched through the night."),
+    # "took effect" and "an effect" cite no one
+    ("From May the team stopped meetings on Fridays. Fridays in May had twice the commits.", "Once the no-meeting rule took effect, Friday commits doubled."),
+    # a Latin name written inside a Chinese phrase is the passages' own
+    ("单元测试在本地通过，到CI上失败了。", "环境不同，CI挂了而本地没事。"),
+    # a number the passages' numbers give, step by step, or as a share of a per cent
+    ("Rent is 1,500 a month; Ana pays 60 per cent.", "Ana's share comes to 900 a month."),
+    ("The book has 3600 words to learn in 60 days. After 24 days, 1200 are done.",
+     "At 60 a day, 24 days should have covered 1440, so the plan is 240 behind."),
+    # a decision the passages record in other words
+    ("At the retro the team chose to pair on every migration.", "The retro had already settled on pairing, and paired migrations never rolled back."),
+])
+def test_what_the_passages_say_in_another_form_is_no_outside_fact(passages, claim):
+    assert absent_facts(claim, normal(passages), set()) is None
+
+
+@pytest.mark.parametrize("claim, found", [
+    ("Both follow Marta's advice.", "Marta"),
+    ("Both rest on the placebo theory the clinic quoted.", "placebo theory"),
+    ("The plan is 250 behind, as the tutor warned in 2019.", "2019"),
+])
+def test_outside_facts_in_those_shapes_are_still_found(claim, found):
+    passages = normal("The book has 3600 words to learn in 60 days. After 24 days, 1200 are done.")
+    assert found in (absent_facts(claim, passages, set()) or "")
