@@ -62,6 +62,7 @@ _HAN = r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"  # a character 
 _NOT_HAN = rf"[^\W{_HAN[1:-1]}]"  # a word character of an alphabetic script
 _NUMBER = re.compile(rf"(?<!{_NOT_HAN})(?<!\.)\d+(?:[.,]\d+)?(?!{_NOT_HAN})")  # Chinese writes "在2018年"
 MOST_NUMBERS = 40  # the passages' numbers reckoned with: 40 make at most 9,600 results, a bound on the work
+MOST_STEPS = 4  # steps of working a claim may show, each from the numbers before it: a bound on the work too
 
 
 def _value(number: str) -> tuple[float, int]:
@@ -78,7 +79,9 @@ def _unreckoned(unsaid: list[str], haystack: str) -> list[str]:
     arithmetic: a claim may show its working ("60 a day for 24 days is 1440, so 240 behind the 1200 done")."""
     said = [_value(n)[0] for n in dict.fromkeys(_NUMBER.findall(haystack))][:MOST_NUMBERS]
     left = list(dict.fromkeys(unsaid))
-    while left:
+    for _ in range(MOST_STEPS):
+        if not left:
+            break
         reckoned = _reckoned(said)
         follows = [n for n in left if _follows(n, reckoned)]
         if not follows:
