@@ -26,8 +26,6 @@ KNOWN_GAPS = {
     (3, "a walk refuses a seed that infers a sensitive attribute"),
     (3, "critique: an inference about a person is rejected by sensitive-attribute"),
     (3, "the walk's gate rejects the model's sensitive candidate by sensitive-attribute"),
-    # A prior conclusion in words the shape rules have no pattern for ("as the previous review found").
-    (4, "critique: a fact no cited passage holds is rejected by facts-absent-from-refs"),
 }
 
 

@@ -97,3 +97,35 @@ def test_what_the_passages_say_in_another_form_is_no_outside_fact(passages, clai
 def test_outside_facts_in_those_shapes_are_still_found(claim, found):
     passages = normal("The book has 3600 words to learn in 60 days. After 24 days, 1200 are done.")
     assert found in (absent_facts(claim, passages, set()) or "")
+
+
+SOURCE_PASSAGES = ("The vent opened late and the greenhouse overshot to 31 degrees before it closed again.",
+                   "The autoscaler reads a five-minute average, so it adds servers after the spike has passed.")
+
+
+@pytest.mark.parametrize("claim", [
+    "Both overshoot because the sensor is slow, just as the incident review warned.",
+    "A slow sensor makes both overshoot, which control textbooks back up.",
+    "Both react late to a slow reading, according to the vendor's manual.",
+    "Both overshoot on a slow reading, a well-known trap.",
+    "The whole effect is explained at https://example.org/slow-sensors.",
+    "两处都因为读数滞后而过冲，正如运维老王说的那样。",
+    "两处都是读数太慢导致过冲，俗话说慢半拍。",
+])
+def test_a_source_the_passages_do_not_name_is_an_outside_fact(claim):
+    """A claim that leans on someone else's word (a review, a manual, received wisdom, a web page) brings material
+    from outside the vault, in whatever words it cites it."""
+    assert absent_facts(claim, normal(" ".join(SOURCE_PASSAGES)), set()) is not None
+
+
+@pytest.mark.parametrize("claim", [
+    "Both overshoot because the reading is late: the vent closed after 31 degrees, and the autoscaler adds servers "
+    "after the spike, as the second note says.",
+    "The greenhouse note shows the same lag the autoscaler note describes: both act on an old reading.",
+    "The notes don't say why the vent opened late, only that the greenhouse overshot.",
+    "两条笔记都说明，读数滞后会让温室和自动扩容都慢半拍。",
+])
+def test_relaying_what_the_cited_notes_say_is_no_outside_source(claim):
+    """The cited material as the agent ("as the second note says"), a negation, or no agent at all: nothing from
+    outside the vault."""
+    assert absent_facts(claim, normal(" ".join(SOURCE_PASSAGES)), set()) is None

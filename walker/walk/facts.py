@@ -18,6 +18,7 @@ import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from walker.similarity import TextIndex
+from walker.walk.attribution import leaned_on
 from walker.words import PLAIN_WORDS, has_cjk, normal, stem, words, zipf
 
 QUOTED = re.compile(r"[“\"]([^”\"]{3,})[”\"]")
@@ -45,6 +46,8 @@ def absent_facts(claim: str, haystack: str, titles: set[str], index: TextIndex |
             missing.append(f"[[{target}]]")
     missing += [p for p in _PROTOCOL_TERMS.findall(claim) if normal(p) not in haystack]
     missing += _citations(unquoted, haystack)
+    missing += [f"“{source}”" for source in leaned_on(unquoted, haystack, titles)]
+    missing += [url for url in _URL.findall(claim) if normal(url) not in haystack]
     missing += _specific_words(unquoted, haystack, index)
     if missing:
         return f"names what no cited passage says: {', '.join(dict.fromkeys(missing))}"
@@ -113,6 +116,8 @@ def _follows(number: str, reckoned: list[float]) -> bool:
 
 
 _WIKILINK = re.compile(r"\[\[([^\]|#]+)")
+# A web address: a page the claim points to is a source, and one no passage gives is from outside the vault.
+_URL = re.compile(r"\b(?:https?://|www\.)[^\s<>()\[\]“”\"']+[^\s<>()\[\]“”\"'.,;:!?]", re.IGNORECASE)
 
 
 # "Little's law", "queueing theory": a citation, however it is capitalised.
