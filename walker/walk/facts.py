@@ -1,8 +1,8 @@
 """Facts a claim names that its cited passages do not hold (the protocol: a walk may not introduce
 material the vault does not contain): names, numbers, quotations, links, words rare in their language,
-citations and conclusions said to be reached before, each found by its shape. A number reckoned from the
-passages' own numbers is held by them. A model of a source the claim leans on (``walker.fitted``,
-``outside_source``) is fitted and measured, and not used yet (bench/README.md).
+citations, conclusions said to be reached before and sources the claim leans on (``walk.attribution``), each found
+by its shape. A number reckoned from the passages' own numbers is held by them. A model of a source the claim leans
+on (``walker.fitted``, ``outside_source``) is fitted and measured, and not used yet (bench/README.md).
 
 What else a claim may add that neither passage says (general knowledge, a proverb, a method left unnamed) is
 not read: a model of the claim's words its passages lack (``bench/judgement/fit.py outside_fact``) was right on
