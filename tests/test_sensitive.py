@@ -51,9 +51,16 @@ def test_reading_deeply_the_reader_of_meaning_finds_what_no_piece_of_the_sentenc
     assert "reader of meaning" in (sensitive_inference(origin, deep=True) or "")
 
 
+def test_reading_deeply_a_chinese_sentence_is_read_by_what_its_words_mean(model_on):
+    sleepless = "记笔记的人每到深夜就翻来覆去，难以入眠。"  # tosses and turns late at night, cannot fall asleep
+    assert sensitive_inference(sleepless) is None
+    assert "reader of meaning" in (sensitive_inference(sleepless, deep=True) or "")
+
+
 @pytest.mark.parametrize("text", [
     "The starter doubles in four hours at room temperature.", "The queue grows when consumers fall behind the producers.",
     "Pruning in late winter keeps the apple tree from wasting sap.", "The reviewer hates the new layout and says so.",
+    "这台服务器每晚都会进入睡眠模式。", "父节点被删除后子节点也要清理。",
 ])
 def test_reading_deeply_passes_what_the_notes_say_of_things(model_on, text):
     assert sensitive_inference(text, deep=True) is None

@@ -10,10 +10,12 @@ Three readers, and any one refuses (the guard errs on the side of refusing):
   trained on labelled sentences in English and Chinese and checked on sentences written apart
   (``bench/README.md``): it reads what the lexicon has no word for ("the new pills leave me foggy",
   "keeps one day a week holy");
-- where ``walker[meaning]`` is installed, and only when asked to read deeply: a logistic model over each English
-  sentence's embedding (``walker.meaning``), fitted by ``bench/judgement/fit_meaning.py``. It reads what no piece
-  of a sentence says ("lies awake most nights"). An embedding costs about 16 ms, so it reads the few fields the
-  critic judges, a seed given in words, and what surfacing shows, not every sentence of a vault.
+- where ``walker[meaning]`` is installed, and only when asked to read deeply: a logistic model over each
+  sentence's embedding (``walker.meaning``), fitted by ``bench/judgement/fit_meaning.py``, one for English and one
+  for Chinese, which the English encoder reads as the English glosses of its words (``walker.glosses``). It reads
+  what no piece of a sentence says ("lies awake most nights", 每到深夜就翻来覆去 read as "each reach very late at
+  night in that case again and again"). An embedding costs about 16 ms, so it reads the few fields the critic judges, a seed given in words,
+  and what surfacing shows, not every sentence of a vault.
 
 Quoting a note's own sentence is not an inference, so the caller shows quotations of the cited passages as “…”
 first (no reader reads a piece of it).
@@ -29,8 +31,9 @@ from importlib import resources
 from typing import NamedTuple
 
 from walker.fitted import MAX_CHARS, bad_chance
-from walker.meaning import vectors
-from walker.words import has_cjk
+from walker.glosses import english_gloss
+from walker.meaning import model_folder, vectors
+from walker.words import has_cjk, is_chinese
 
 # Cues, not only names of conditions: "cannot sleep" says insomnia, "over sixty" says age.
 _ATTRIBUTES = {
@@ -111,10 +114,13 @@ class MeaningModel(NamedTuple):
     threshold: float
 
 
+MEANING_MODELS = {"en": "sensitive_meaning.json", "zh": "sensitive_meaning_zh.json"}  # a reader for each language
+
+
 @cache
-def meaning_model() -> MeaningModel | None:
-    """The reader of meaning's weights, shipped as data (walker/models/sensitive_meaning.json), or None."""
-    path = resources.files("walker") / "models" / "sensitive_meaning.json"
+def meaning_model(language: str = "en") -> MeaningModel | None:
+    """The reader of meaning's weights for sentences in ``language``, shipped as data (walker/models/), or None."""
+    path = resources.files("walker") / "models" / MEANING_MODELS[language]
     if not path.is_file():
         return None
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -122,14 +128,22 @@ def meaning_model() -> MeaningModel | None:
 
 
 def meaning_inference(text: str) -> str | None:
-    """The first English sentence the reader of meaning reads as saying something sensitive about a person, or
-    None (also where the model is not installed). A text is read as far as a field is (MAX_CHARS): each sentence
-    costs an embedding, and a seed or a hand-written record may be any length."""
-    model = meaning_model()
-    found = [s.strip() for s in _sentences(text[:MAX_CHARS]) if not has_cjk(s)]
-    if model is None or not found or (embedded := vectors(found)) is None:
+    """The first sentence the reader of meaning reads as saying something sensitive about a person, or None (also
+    where the model is not installed). An English sentence is read as written, a Chinese one as the English glosses
+    of its words (``walker.glosses``) by a reader fitted on Chinese sentences read so; Japanese is not read. A text is
+    read as far as a field is (MAX_CHARS): each sentence costs an embedding, and a seed or a hand-written record may
+    be any length."""
+    glossing = model_folder() is not None  # the dictionary is read only for a model that will read its glosses
+    shown: list[tuple[str, str, MeaningModel]] = []  # a sentence, what the encoder reads of it, and its reader
+    for sentence in (s.strip() for s in _sentences(text[:MAX_CHARS])):
+        language = "zh" if is_chinese(sentence) else None if has_cjk(sentence) else "en"
+        model = meaning_model(language) if language else None
+        read = sentence if language == "en" else english_gloss(sentence) if model and glossing else None
+        if model and read:
+            shown.append((sentence, read, model))
+    if not shown or (embedded := vectors([read for _, read, _ in shown])) is None:
         return None
-    for sentence, vector in zip(found, embedded):
+    for (sentence, _, model), vector in zip(shown, embedded):
         if len(vector) != len(model.weights):
             return None  # weights fitted on another encoder mean nothing here
         chance = 1.0 / (1.0 + math.exp(-(float(vector @ model.weights) + model.bias)))

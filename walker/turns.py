@@ -15,11 +15,12 @@ wondering: a turn is executive or convergent (the likelier of the two) when the 
 chance (one in three); it is exploratory only when that is likelier than not. Otherwise it is ``unclear``, and
 unclear is "not now". Plain Python, no numpy: a hook reads every turn with it.
 
-Read deeply (``deep=True``, where ``walker[meaning]`` is installed), an English turn is read by a second model
-over its pieces and its meaning (the all-MiniLM-L6-v2 embedding, ``walker.meaning``), fitted by the same script:
-"what else might cause this?" around a pasted task reads as a task by what it means, not by its words. It costs
-the model's load and an embedding (about 0.15 s, and NumPy), so surfacing asks for it only when a record matches
-the turn well enough to be shown unasked.
+Read deeply (``deep=True``, where ``walker[meaning]`` is installed), a turn is read by a second model over its
+pieces and its meaning (the all-MiniLM-L6-v2 embedding, ``walker.meaning``; a Chinese turn as the English glosses
+of its words, ``walker.glosses``), fitted by the same script: "what else might cause this?" around a pasted task
+reads as a task by what it means, not by its words. It costs the model's load and an embedding (about 0.15 s, and
+NumPy; a Chinese turn a second more, for the dictionaries), so surfacing asks for it only when a record matches the
+turn well enough to be shown unasked. Japanese has no deep reading.
 """
 
 from __future__ import annotations
@@ -31,7 +32,9 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any, NamedTuple
 
-from walker.meaning import vectors
+from walker.glosses import english_gloss
+from walker.meaning import model_folder, vectors
+from walker.words import has_cjk, has_kana
 
 EXECUTIVE, CONVERGENT, EXPLORATORY, UNCLEAR = "executive", "convergent", "exploratory", "unclear"
 KINDS = (EXECUTIVE, CONVERGENT, EXPLORATORY)
@@ -145,16 +148,22 @@ def decide(found: dict[str, float]) -> str:
 
 
 def _deep_chances(text: str, held: dict[str, float]) -> dict[str, float] | None:
-    """How likely the turn is each kind, by its pieces and its meaning; None for a turn in Chinese or Japanese, or
-    where the model is not installed."""
-    if _CJK_RUN.search(text) or (model := _meaning_model()) is None:
+    """How likely the turn is each kind, by its pieces and its meaning; None for a turn in Japanese, or where the
+    model is not installed."""
+    if has_kana(text) or model_folder() is None or (model := _meaning_model()) is None:
         return None
-    found = vectors([text[:MAX_CHARS]])
+    found = vectors([shown]) if (shown := meaning_text(text)) else None
     if found is None or len(found[0]) != len(model["axes"][EXECUTIVE]):
         return None
     (vector,) = found
     return _softmax({kind: score + model["axis_scale"] * float(vector @ model["axes"][kind])
                      for kind, score in _scores(model, held).items()})
+
+
+def meaning_text(text: str) -> str | None:
+    """What the encoder reads of a turn: an English one as written, a Chinese one as the English glosses of its words
+    (None where the dictionary is not installed)."""
+    return english_gloss(text[:MAX_CHARS]) if has_cjk(text) else text[:MAX_CHARS]
 
 
 @lru_cache(maxsize=1)

@@ -195,6 +195,11 @@ def is_grammar(word: str) -> bool:
     return _simplified(word) in _dictionary().grammar
 
 
+def is_verb(word: str) -> bool:
+    """Whether jieba's dictionary tags a Chinese word as a verb."""
+    return _simplified(word) in _dictionary().verbs
+
+
 def has_verb(text: str) -> bool:
     """Whether a Chinese text holds a word jieba's dictionary tags as a verb: a statement, not a label. 是 and 有,
     the verbs Chinese statements use most, count inside the words the segmenter fuses them into (这是, 没有)."""

@@ -4,11 +4,12 @@ A logistic model over the all-MiniLM-L6-v2 embedding of a sentence (``walker.mea
 extra), fitted on the English sentences of the fit files, with the English sentences of the --background vaults
 and what the offline engine writes in the fields the gate reads (up to ENGINE_FIELDS texts a vault) as innocent. It reads what no piece of a sentence
 says ("lies awake most nights", "keeps one day a week holy"). Its threshold follows the rule of the model of pieces
-(``fit.py``): the lowest at which its cross-validated precision is still 85%. The model reads English only; a
-sentence with Chinese or Japanese in it is left to the other two readers.
+(``fit.py``): the lowest at which its cross-validated precision is still 85%. One reader per language: ``--language
+zh`` fits the reader of Chinese sentences, which the encoder reads as the English glosses of their words
+(``walker.glosses``), on the Chinese sentences of the same files and vaults. Japanese is left to the other two readers.
 
-    python bench/judgement/fit_meaning.py --fit tests/data/judgement/sensitive-*.yaml [--background VAULT ...]
-        [--check FILE ...] [--write]
+    python bench/judgement/fit_meaning.py --fit tests/data/judgement/sensitive-*.yaml [--language zh]
+        [--background VAULT ...] [--check FILE ...] [--write]
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
 from walker import meaning, sensitive
-from walker.words import has_cjk
+from walker.glosses import english_gloss
+from walker.words import has_cjk, is_chinese
 
 STRENGTH = 1.0  # scikit-learn's C: 0.3, 1 and 3 cross-validated within a point of each other
 ENGINE_FIELDS = 400  # of what the offline engine writes, per vault: the texts this reader reads most (40 let it
@@ -32,8 +34,12 @@ ENGINE_FIELDS = 400  # of what the offline engine writes, per vault: the texts t
 THRESHOLDS = (0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5, 0.45, 0.4, 0.35, 0.3)
 
 
-def embed(texts: list[str]) -> np.ndarray:
-    found = meaning.vectors(texts)
+def in_language(text: str, language: str) -> bool:
+    return is_chinese(text) if language == "zh" else not has_cjk(text)
+
+
+def embed(texts: list[str], language: str) -> np.ndarray:
+    found = meaning.vectors([english_gloss(t) or "" for t in texts] if language == "zh" else texts)
     if found is None:
         raise SystemExit("the reader of meaning needs walker[meaning] installed (and WALKER_MEANING not 0)")
     return np.array(found)
@@ -44,19 +50,20 @@ def main() -> None:
     parser.add_argument("--fit", type=Path, nargs="+", required=True)
     parser.add_argument("--check", type=Path, nargs="*", default=[])
     parser.add_argument("--background", type=Path, nargs="*", default=[], help="vaults read as innocent sentences")
+    parser.add_argument("--language", choices=sorted(sensitive.MEANING_MODELS), default="en")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     os.environ.pop("WALKER_MEANING", None)
-    labelled = [r for r in read(args.fit) if not has_cjk(r["text"])]
+    labelled = [r for r in read(args.fit) if in_language(r["text"], args.language)]
     background = [r["text"] for vault in args.background for r in engine_fields(vault, "sensitive", ENGINE_FIELDS)]
     background += [t for vault in args.background for t in vault_sentences(vault, VAULT_SENTENCES)]
     # Read as the guard reads a text: sentence by sentence, split at ; too.
     background = [t for t in dict.fromkeys(s.strip() for t in background for s in sensitive._sentences(t))
-                  if t and not has_cjk(t)]
+                  if t and in_language(t, args.language)]
     texts = [r["text"] for r in labelled] + background
     truth = [r["label"] == "sensitive" for r in labelled] + [False] * len(background)
-    x = embed(texts)
-    print(f"reader of meaning: {len(labelled)} English labelled sentences, {len(background)} background sentences")
+    x = embed(texts, args.language)
+    print(f"reader of meaning ({args.language}): {len(labelled)} labelled sentences, {len(background)} background")
     model = LogisticRegression(C=STRENGTH, max_iter=5000, class_weight="balanced")
     chances = cross_val_predict(model, x, truth, cv=StratifiedKFold(5, shuffle=True, random_state=0),
                                 method="predict_proba")[:, 1]
@@ -67,10 +74,11 @@ def main() -> None:
     report("fit files, 5-fold cross-validated", labelled, [p >= threshold for p in chances[: len(labelled)]])
     model.fit(x, truth)
     if args.write:
-        data = {"judgement": "sensitive, by meaning", "encoder": meaning.MODEL_PACKAGE, "items": len(texts),
+        data = {"judgement": "sensitive, by meaning", "language": args.language, "encoder": meaning.MODEL_PACKAGE,
+                "read_as": "the English glosses of its words" if args.language == "zh" else "written", "items": len(texts),
                 "strength": STRENGTH, "threshold": threshold, "bias": round(float(model.intercept_[0]), 4),
                 "weights": [round(float(w), 4) for w in model.coef_[0]]}
-        path = ROOT / "walker" / "models" / "sensitive_meaning.json"
+        path = ROOT / "walker" / "models" / sensitive.MEANING_MODELS[args.language]
         path.write_text(json.dumps(data) + "\n", "utf-8")
         print(f"wrote {path.relative_to(ROOT)}")
         sensitive.meaning_model.cache_clear()

