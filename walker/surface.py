@@ -96,8 +96,6 @@ def surface(vault: Path | str, turn: str, mode: str | None = None, limit: int | 
     result = Surfacing(chosen, scores={k: round(v, 3) for k, v in scores.items()})
     ranked = sorted(records, key=lambda r: (-scores[r.id], r.id))
     moment = classify_turn(turn)
-    if chosen != "pull" and max(scores.values()) >= settings.match_auto:
-        moment = classify_turn(turn, deep=True)  # a record may be shown unasked: read the turn by its meaning too
     if chosen == "pull" and shaped_task(moment):
         result.silent_reason = f"a pull waits for a request for another angle; this turn is a task ({moment.reason})"
         return result
@@ -111,17 +109,21 @@ def surface(vault: Path | str, turn: str, mode: str | None = None, limit: int | 
         if not picked:
             result.silent_reason = "no hypothesis matches this turn even faintly"
         return result
+    reasons, shown = [], None
+    if not shaped_task(moment):  # a task by its shape stays one, read as deeply as may be
+        for record in ranked:
+            if (why := _blocked(record, scores[record.id], turn_vector, vocabulary, settings)) is None:
+                shown = record
+                break
+            reasons.append(f"{record.id}: {why}")
+    if shown is not None:
+        moment = classify_turn(turn, deep=True)  # a record would be shown unasked: read the turn by its meaning too
     if moment.kind != EXPLORATORY:
         result.silent_reason = f"a side note waits for an exploratory turn; this one is {moment.kind} ({moment.reason})"
-        return result
-    reasons = []
-    for record in ranked:
-        why = _blocked(record, scores[record.id], turn_vector, vocabulary, settings)
-        if why is None:
-            result.surfaced = [_entry(record)]
-            return result
-        reasons.append(f"{record.id}: {why}")
-    result.silent_reason = reasons[0] if reasons else "nothing eligible"
+    elif shown is not None:
+        result.surfaced = [_entry(shown)]
+    else:
+        result.silent_reason = reasons[0] if reasons else "nothing eligible"
     return result
 
 

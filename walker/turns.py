@@ -19,8 +19,8 @@ Read deeply (``deep=True``, where ``walker[meaning]`` is installed), a turn is r
 pieces and its meaning (the all-MiniLM-L6-v2 embedding, ``walker.meaning``; a Chinese turn as the English glosses
 of its words, ``walker.glosses``), fitted by the same script: "what else might cause this?" around a pasted task
 reads as a task by what it means, not by its words. It costs the model's load and an embedding (about 0.15 s, and
-NumPy; a Chinese turn a second more, for the dictionaries), so surfacing asks for it only when a record matches the
-turn well enough to be shown unasked. Japanese has no deep reading.
+NumPy; a Chinese turn a second or two more, for the dictionaries), so surfacing asks for it only when a record would
+be shown beside the turn unasked. Japanese has no deep reading.
 """
 
 from __future__ import annotations
