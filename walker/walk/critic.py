@@ -16,6 +16,7 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from walker import fitted
 from walker.corpus.model import Corpus
+from walker.glosses import english_gloss
 from walker.passages import ref_text
 from walker.pool.records import CONFIDENCES, IMPACTS
 from walker.refs import note_of
@@ -24,7 +25,7 @@ from walker.similarity import TextIndex
 from walker.walk.candidate import Candidate, End
 from walker.walk.facts import QUOTED, absent_facts, normal
 from walker.walk.sense import SAME_TOPIC_SIMILARITY, shared_words, thread
-from walker.words import is_short, stem, word_count, words
+from walker.words import is_chinese, is_short, stem, word_count, words
 
 RESTATE_SIMILARITY = 0.7
 OTHER_NOTE_SIMILARITY = 0.3  # a bridge that quotes a second note is this close to it
@@ -273,10 +274,21 @@ def ungrounded(c: Candidate, ctx: CriticContext) -> str | None:
 def _each_half_supported(c: Candidate, ctx: CriticContext, texts: tuple[str, str]) -> bool:
     """The claim says, in words of its own (not quoted, not a title), something of each passage that the other
     passage does not hold: each half of the bridge is backed by its own passage."""
-    titles = _content_stems(" ".join(ctx.corpus.notes[p].title for p in _ref_paths(c) if p in ctx.corpus.notes))
-    said = _content_stems(_unquoted(c.claim, _haystack(c, ctx))) - titles
-    a, b = (_content_stems(t) for t in texts)
+    titles = " ".join(ctx.corpus.notes[p].title for p in _ref_paths(c) if p in ctx.corpus.notes)
+    claim, titles, *passages = _in_one_language(_unquoted(c.claim, _haystack(c, ctx)), titles, *texts)
+    said = _content_stems(claim) - _content_stems(titles)
+    a, b = (_content_stems(t) for t in passages)
     return len(said & (a - b)) >= HALF_SUPPORT and len(said & (b - a)) >= HALF_SUPPORT
+
+
+def _in_one_language(claim: str, *texts: str) -> list[str]:
+    """The claim and the texts it is compared with, as written when all or none of them are Chinese; else each
+    Chinese one as the English glosses of its words (``walker.glosses``), so a Chinese claim about English notes
+    is read in their words (酸面种…回落 as "sour starter … fall back"). Where no dictionary is installed, as written."""
+    chinese = [is_chinese(t) for t in (claim, *texts) if t.strip()]
+    if all(chinese) or not any(chinese):
+        return [claim, *texts]
+    return [(english_gloss(t) or t) if is_chinese(t) else t for t in (claim, *texts)]
 
 
 def homonym(c: Candidate, ctx: CriticContext) -> str | None:
