@@ -102,6 +102,15 @@ def test_a_fifo_named_md_is_skipped_and_scan_walk_check_run_finish(vault):
     assert again.returncode == 0 and "busy" not in again.stderr, again.stderr  # the first run let go of its lock
 
 
+def test_a_note_of_one_rare_character_repeated_is_read_in_seconds(vault):
+    """jieba guesses unknown words with a model whose time grows with the square of an unpunctuated run: a note of
+    100,000 of one rare character held a walk for 37 s. Such a run is no sentence, and is cut by the dictionary."""
+    (vault / "Garden" / "Dragons.md").write_text("# Dragons\n\n" + "龘" * 100_000 + "\n", encoding="utf-8")
+    walked, seconds = walker("walk", vault, "--dry-run", "--now", NOW, "--seed-note", "Retries and Backoff")
+    assert walked.returncode == 0, walked.stderr
+    assert seconds < QUICK
+
+
 def test_special_files_anywhere_are_reported_once_and_never_opened(vault):
     """A FIFO as an attachment, a note that is a symlink to a FIFO inside the vault, and FIFOs where
     Obsidian's settings and .gitignore live: each is named once, and nothing waits on a writer."""

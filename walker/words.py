@@ -39,6 +39,10 @@ _HIRAGANA_PAIR = re.compile("[\u3040-\u309f]{2}")
 # Han characters segmented in one text: jieba reads about 0.3 MB a second, and a paragraph longer than a chapter
 # (a pasted book, a hostile note) is read this far, in bounded time. 100,000 characters take about a second.
 MAX_SEGMENTED = 100_000
+# A run of Han characters longer than this, with no punctuation in it, is no sentence: jieba guesses the words of
+# characters its dictionary lacks with a model (HMM) that takes time in the square of the run's length (100,000 of one
+# rare character: 36 s), so such a run is cut by the dictionary alone, in time in proportion.
+LONGEST_SENTENCE = 500
 EVERYDAY_ZIPF = 5.0  # wordfreq's scale: 5 is once in 10,000 words ("middle", "public", "report"; 今天, 问题)
 
 
@@ -101,10 +105,11 @@ def _segment(run: str) -> list[str]:
     """A run of Han characters as words, as written. Traditional characters are segmented in their simplified
     form, which jieba's dictionary knows, and given back as written: the mapping is one character for one."""
     simple = _simplified(run)
+    guess = len(run) <= LONGEST_SENTENCE
     if simple == run:
-        return list(_dictionary().tokenizer.cut(run))
+        return list(_dictionary().tokenizer.cut(run, HMM=guess))
     out, at = [], 0
-    for word in _dictionary().tokenizer.cut(simple):
+    for word in _dictionary().tokenizer.cut(simple, HMM=guess):
         out.append(run[at : at + len(word)])
         at += len(word)
     return out
