@@ -46,8 +46,7 @@ def english_gloss(text: str) -> str | None:
         if not _HAN.match(word):
             glossed.append(word)
         elif word not in PARTICLES:
-            parts = [word] if book.senses(word) else _known_parts(word, book)
-            glossed.extend(_sense(part, book.senses(part)) for part in parts)
+            glossed.extend(_sense(part, senses) for part, senses in _known_parts(word, book))
     return " ".join(glossed)
 
 
@@ -83,25 +82,23 @@ def _first_senses(entries: str) -> Senses | None:
     return None
 
 
-def _sense(word: str, senses: Senses | None) -> str:
+def _sense(word: str, senses: Senses) -> str:
     """The sense of an entry that fits the word's part of speech: a verb's first sense as a verb, a word of
     grammar's first sense (用: use), any other word's first sense that is not a verb (笔记: notes)."""
-    if senses is None:
-        return ""
     if is_verb(word):
         return senses.verb
     return senses.first if is_grammar(word) else senses.other
 
 
-def _known_parts(word: str, book: Dictionary) -> list[str]:
-    """The longest parts of ``word`` the dictionary holds, left to right; a single grammar particle (着, 了) is
-    left out, as a word of its own would be."""
+def _known_parts(word: str, book: Dictionary) -> list[tuple[str, Senses]]:
+    """The word and its senses when the dictionary holds it; else its longest parts the dictionary holds, left to
+    right, a single grammar particle (着, 了) left out, as a word of its own would be."""
     parts, at = [], 0
     while at < len(word):
-        part = next((word[at:end] for end in range(min(len(word), at + LONGEST), at, -1) if book.senses(word[at:end])),
-                    word[at])
-        if book.senses(part) and part not in PARTICLES:
-            parts.append(part)
+        part, senses = next(((word[at:end], found) for end in range(min(len(word), at + LONGEST), at, -1)
+                             if (found := book.senses(word[at:end]))), (word[at], None))
+        if senses and part not in PARTICLES:
+            parts.append((part, senses))
         at += len(part)
     return parts
 

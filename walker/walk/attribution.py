@@ -12,6 +12,7 @@ to right, by patterns with no nested repetition.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
@@ -52,8 +53,9 @@ _RECEIVED = re.compile(r"\b(?:well[- ]known|as the (?:old )?saying goes|the (?:o
                        r"as is (?:well |widely )?known|textbook (?:case|example|advice)|old wives'? tale)\b",
                        re.IGNORECASE)
 # The cited material itself, and words that only place or count it: an agent of these names no outside source.
-_OWN = frozenset("note notes passage passages entry entries diary log logs page pages paragraph first second third "
-                 "former latter both each one two other another earlier later previous same own pair".split())
+_MATERIAL = frozenset("note notes passage passages entry entries diary log logs page pages paragraph".split())
+_OWN = _MATERIAL | frozenset("first second third former latter both each one two other another earlier later previous "
+                             "same own pair".split())
 
 # Chinese: 正如X所说, 跟X说的一样, X建议/提醒/强调, 据X, 按照X的说法, 印证了X; 俗话说, 众所周知, 公认.
 _ZH_VERB = (r"(?:所说|所言|所讲|说的|讲的|说过|讲过|说|讲|提醒|建议|推荐|强调|认为|指出|提到|提过|判断|警告|教的|教过|"
@@ -99,20 +101,13 @@ def _outside(agent: str, haystack: str, titles: set[str]) -> bool:
     return not any(stem(w) in held for w in content)
 
 
-_MATERIAL = frozenset("note notes passage passages entry entries diary log logs page pages paragraph".split())
 _NEGATED = re.compile(r"n['’]t\b|\bnot\b|\bnever\b|\bnor\b", re.IGNORECASE)
 _PRONOUNS = frozenset("it this that these those they them he she we i you people one".split())
 
 
-_STEMS: dict[str, set[str]] = {}
-
-
-def _stems(text: str) -> set[str]:
-    if text not in _STEMS:
-        if len(_STEMS) > 64:
-            _STEMS.clear()
-        _STEMS[text] = {stem(w) for w in words(text)}
-    return _STEMS[text]
+@lru_cache(maxsize=64)
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in words(text))
 
 
 def _outside_zh(agent: str, haystack: str, titles: set[str]) -> bool:
