@@ -77,6 +77,20 @@ def test_a_text_of_any_length_is_read_deeply_only_as_far_as_a_field_is(monkeypat
 
     asked = []
     monkeypatch.setattr(guard, "vectors", lambda texts: asked.append(len(texts)))  # no model needed: count only
+    monkeypatch.setattr(guard, "model_folder", lambda: Path("."))
     huge = "The bed was mulched with straw in early spring. " * 20_000  # a megabyte of seed
     assert guard.meaning_inference(huge) is None
     assert asked and asked[0] <= 4000 // len("The bed was mulched with straw in early spring.") + 1
+
+
+@pytest.mark.parametrize("text", [
+    "The linter has a blind spot for generated files.", "This version of OpenSSL is too old for the new certificates.",
+    "The staging server looks sick again; restart it before the demo.", "The root commit is the grandfather of every branch here.",
+])
+def test_reading_deeply_a_lexicon_word_in_another_sense_is_read_in_that_sense(model_on, text):
+    assert lexicon_inference(text) is not None  # read fast, the lexicon's word refuses it (the guard errs that way)
+    assert sensitive_inference(text, deep=True) is None
+
+
+def test_reading_deeply_what_the_lexicon_names_is_still_refused(model_on):
+    assert sensitive_inference("She has been anxious since the move.", deep=True) is not None

@@ -3,9 +3,10 @@ faith, sexuality, politics, family role or disability (protocol: the critic reje
 
 Three readers, and any one refuses (the guard errs on the side of refusing):
 
-- a short lexicon: a sentence that names a person and an attribute together ("the writer cannot sleep
-  well"), states one ("… is anxious"), or reads one out of the notes ("suggests obsessive-compulsive
-  tendencies"); it names which attribute;
+- a short lexicon, for the sentences no reader of meaning reads (below): a sentence that names a person and an
+  attribute together ("the writer cannot sleep well"), states one ("… is anxious"), or reads one out of the notes
+  ("suggests obsessive-compulsive tendencies"); it names which attribute. A reader of meaning reads its words in
+  their sense ("a blind spot in the tests", "a race between two threads"), which the lexicon cannot;
 - a fitted model over the sentence's words and, in Chinese, runs of characters (``walker.fitted``),
   trained on labelled sentences in English and Chinese and checked on sentences written apart
   (``bench/README.md``): it reads what the lexicon has no word for ("the new pills leave me foggy",
@@ -96,8 +97,13 @@ _CUES += [(kind, re.compile(words)) for kind, words in _ATTRIBUTES_ZH.items()]
 
 def sensitive_inference(text: str, deep: bool = False) -> str | None:
     """"a medical attribute: “the sentence”" when a sentence of ``text`` infers one about a person, else None.
-    ``deep`` asks the reader of meaning too, where it is installed."""
-    return lexicon_inference(text) or model_inference(text) or (meaning_inference(text) if deep else None)
+    ``deep`` asks the reader of meaning too, where it is installed; a sentence it reads is not read by the lexicon,
+    whose words it reads in their sense ("a blind spot in the tests", "a race between two threads")."""
+    if not deep:
+        return lexicon_inference(text) or model_inference(text)
+    read = {sentence for sentence, _, _ in _read_by_meaning(text)}
+    unread = [s for s in _sentences(text) if s.strip() not in read]
+    return lexicon_inference(" ".join(unread)) or model_inference(text) or meaning_inference(text)
 
 
 def model_inference(text: str) -> str | None:
@@ -133,14 +139,7 @@ def meaning_inference(text: str) -> str | None:
     of its words (``walker.glosses``) by a reader fitted on Chinese sentences read so; Japanese is not read. A text is
     read as far as a field is (MAX_CHARS): each sentence costs an embedding, and a seed or a hand-written record may
     be any length."""
-    glossing = model_folder() is not None  # the dictionary is read only for a model that will read its glosses
-    shown: list[tuple[str, str, MeaningModel]] = []  # a sentence, what the encoder reads of it, and its reader
-    for sentence in (s.strip() for s in _sentences(text[:MAX_CHARS])):
-        language = "zh" if is_chinese(sentence) else None if has_cjk(sentence) else "en"
-        model = meaning_model(language) if language else None
-        read = sentence if language == "en" else english_gloss(sentence) if model and glossing else None
-        if model and read:
-            shown.append((sentence, read, model))
+    shown = _read_by_meaning(text)
     if not shown or (embedded := vectors([read for _, read, _ in shown])) is None:
         return None
     for (sentence, _, model), vector in zip(shown, embedded):
@@ -150,6 +149,21 @@ def meaning_inference(text: str) -> str | None:
         if chance >= model.threshold:
             return f"a sensitive attribute ({chance:.0%} by the reader of meaning): “{sentence}”"
     return None
+
+
+def _read_by_meaning(text: str) -> list[tuple[str, str, MeaningModel]]:
+    """Each sentence a reader of meaning reads, what the encoder reads of it, and its reader (none where the encoder
+    is not installed)."""
+    if model_folder() is None:
+        return []
+    shown = []
+    for sentence in (s.strip() for s in _sentences(text[:MAX_CHARS])):
+        language = "zh" if is_chinese(sentence) else None if has_cjk(sentence) else "en"
+        model = meaning_model(language) if language else None
+        read = sentence if language == "en" else english_gloss(sentence) if model else None
+        if model and read:
+            shown.append((sentence, read, model))
+    return shown
 
 
 def _sentences(text: str) -> list[str]:
