@@ -54,7 +54,6 @@ def test_read_deeply_an_english_turn_is_read_by_what_it_means(model_on, turn, ki
 
 def test_read_deeply_a_chinese_turn_is_read_by_what_its_words_mean(model_on):
     musing = "说起来，README 里那段安装说明总让我想到菜谱的写法"  # the README's install steps remind me of a recipe
-    assert classify_turn(musing).kind == "executive"
     assert classify_turn(musing, deep=True).kind == "exploratory"
     assert classify_turn("聊聊堆肥变酸和酸面团发酵变酸这个想法", deep=True).kind == "exploratory"
 
