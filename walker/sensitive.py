@@ -101,9 +101,10 @@ def sensitive_inference(text: str, deep: bool = False) -> str | None:
     whose words it reads in their sense ("a blind spot in the tests", "a race between two threads")."""
     if not deep:
         return lexicon_inference(text) or model_inference(text)
-    read = {sentence for sentence, _, _ in _read_by_meaning(text)}
+    shown = _read_by_meaning(text)
+    read = {sentence for sentence, _, _ in shown}
     unread = [s for s in _sentences(text) if s.strip() not in read]
-    return lexicon_inference(" ".join(unread)) or model_inference(text) or meaning_inference(text)
+    return lexicon_inference(" ".join(unread)) or model_inference(text) or _meaning_verdict(shown)
 
 
 def model_inference(text: str) -> str | None:
@@ -139,7 +140,11 @@ def meaning_inference(text: str) -> str | None:
     of its words (``walker.glosses``) by a reader fitted on Chinese sentences read so; Japanese is not read. A text is
     read as far as a field is (MAX_CHARS): each sentence costs an embedding, and a seed or a hand-written record may
     be any length."""
-    shown = _read_by_meaning(text)
+    return _meaning_verdict(_read_by_meaning(text))
+
+
+def _meaning_verdict(shown: list[tuple[str, str, MeaningModel]]) -> str | None:
+    """The first of the sentences ``_read_by_meaning`` found that its reader reads as sensitive, or None."""
     if not shown or (embedded := vectors([read for _, read, _ in shown])) is None:
         return None
     for (sentence, _, model), vector in zip(shown, embedded):
