@@ -8,14 +8,15 @@ cross-validation on the fit files (``--strengths`` prints each). The --check fil
 apart, by an author who saw neither the fit files nor walker's rules; they are read after the fit and only scored.
 
     python bench/judgement/fit.py NAME --fit tests/data/judgement/NAME*.yaml [--check bench/judgement/check/NAME.yaml]
-        [--background VAULT ...] [--scan VAULT ...] [--strengths] [--write]
+        [--background VAULT ...] [--fields FILE ...] [--scan VAULT ...] [--strengths] [--write]
 
 Each file is a list of {text, label, lang[, passages]}; the label is bad/good (sensitive/innocent for
 ``sensitive``). --background names vaults of the project's own read as good: for ``sensitive`` every sentence
 (the labelled sets are half bad, a vault almost never is, and the guard also reads the passages a walk quotes);
 and for every judgement what the offline engine writes in the fields the gate judges, on WALKS walks of each (at
 most BACKGROUND distinct texts a vault, shared out between the kinds of hypothesis: its fixed wordings filled in with the notes' own words, which the
-labelled sets, written about free text, never saw). --scan counts the sentences of other vaults, never fitted on, that
+labelled sets, written about free text, never saw). For ``sensitive``, --fields adds every sentence of the labelled
+sets of the other judgements (``field_sentences``): hypothesis fields as people write them. --scan counts the sentences of other vaults, never fitted on, that
 the judgement refuses.
 """
 
@@ -142,12 +143,25 @@ def vault_sentences(vault: Path, most: int | None = None) -> list[str]:
     return found if most is None or len(found) <= most else random.Random(0).sample(found, most)
 
 
+def field_sentences(paths: list[Path]) -> list[str]:
+    """Every sentence of the labelled sets of the other judgements (``--fields``), as the guard splits them: what
+    hypothesis fields look like, written by people, read as innocent by the sensitive guard. Their authors were asked
+    for medicine-free, parenting-free subjects; a sentence the lexicon names an attribute in is left out all the same."""
+    from walker import sensitive
+
+    texts = [row["text"] for row in read(paths)]
+    found = dict.fromkeys(s.strip() for t in texts for s in sensitive._sentences(t))
+    return [s for s in found if s and sensitive.lexicon_inference(s) is None]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("name", choices=fitted.JUDGEMENTS)
     parser.add_argument("--fit", type=Path, nargs="+", required=True)
     parser.add_argument("--check", type=Path, nargs="*", default=[])
     parser.add_argument("--background", type=Path, nargs="*", default=[], help="vaults read as good sentences")
+    parser.add_argument("--fields", type=Path, nargs="*", default=[],
+                        help="labelled sets of other judgements, whose sentences the sensitive guard reads as innocent")
     parser.add_argument("--scan", type=Path, nargs="*", default=[], help="vaults whose refused sentences are counted")
     parser.add_argument("--strengths", action="store_true", help="cross-validate each strength on the fit files")
     parser.add_argument("--write", action="store_true")
@@ -156,6 +170,7 @@ def main() -> None:
     background = [row for vault in args.background for row in engine_fields(vault, args.name)]
     if args.name == "sensitive":
         background += [{"text": t} for vault in args.background for t in vault_sentences(vault, VAULT_SENTENCES)]
+        background += [{"text": t} for t in field_sentences(args.fields)]
     train = labelled + [{**row, "label": "good", "lang": "vault"} for row in background]
     vectors = DictVectorizer()
     x = vectors.fit_transform([fitted.reading(args.name, r["text"], r.get("passages") or ()) for r in train])

@@ -9,7 +9,7 @@ zh`` fits the reader of Chinese sentences, which the encoder reads as the Englis
 (``walker.glosses``), on the Chinese sentences of the same files and vaults. Japanese is left to the other two readers.
 
     python bench/judgement/fit_meaning.py --fit tests/data/judgement/sensitive-*.yaml [--language zh]
-        [--background VAULT ...] [--check FILE ...] [--write]
+        [--background VAULT ...] [--fields FILE ...] [--check FILE ...] [--write]
 """
 
 from __future__ import annotations
@@ -20,7 +20,17 @@ import os
 from pathlib import Path
 
 import numpy as np
-from fit import PRECISION, ROOT, VAULT_SENTENCES, engine_fields, lowest_threshold, read, report, vault_sentences
+from fit import (
+    PRECISION,
+    ROOT,
+    VAULT_SENTENCES,
+    engine_fields,
+    field_sentences,
+    lowest_threshold,
+    read,
+    report,
+    vault_sentences,
+)
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
@@ -50,6 +60,8 @@ def main() -> None:
     parser.add_argument("--fit", type=Path, nargs="+", required=True)
     parser.add_argument("--check", type=Path, nargs="*", default=[])
     parser.add_argument("--background", type=Path, nargs="*", default=[], help="vaults read as innocent sentences")
+    parser.add_argument("--fields", type=Path, nargs="*", default=[],
+                        help="labelled sets of other judgements, whose sentences are read as innocent")
     parser.add_argument("--language", choices=sorted(sensitive.MEANING_MODELS), default="en")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
@@ -57,6 +69,7 @@ def main() -> None:
     labelled = [r for r in read(args.fit) if in_language(r["text"], args.language)]
     background = [r["text"] for vault in args.background for r in engine_fields(vault, "sensitive", ENGINE_FIELDS)]
     background += [t for vault in args.background for t in vault_sentences(vault, VAULT_SENTENCES)]
+    background += field_sentences(args.fields)
     # Read as the guard reads a text: sentence by sentence, split at ; too.
     background = [t for t in dict.fromkeys(s.strip() for t in background for s in sensitive._sentences(t))
                   if t and in_language(t, args.language)]
