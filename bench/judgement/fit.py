@@ -14,10 +14,10 @@ Each file is a list of {text, label, lang[, passages]}; the label is bad/good (s
 ``sensitive``). --background names vaults of the project's own read as good: for ``sensitive`` every sentence
 (the labelled sets are half bad, a vault almost never is, and the guard also reads the passages a walk quotes);
 and for every judgement what the offline engine writes in the fields the gate judges, on WALKS walks of each (at
-most BACKGROUND distinct texts a vault, shared out between the kinds of hypothesis: its fixed wordings filled in with the notes' own words, which the
-labelled sets, written about free text, never saw). For ``sensitive``, --fields adds every sentence of the labelled
-sets of the other judgements (``field_sentences``): hypothesis fields as people write them. --scan counts the sentences of other vaults, never fitted on, that
-the judgement refuses.
+most BACKGROUND distinct texts a vault, shared out between the kinds of hypothesis: its fixed wordings filled in
+with the notes' own words, which the labelled sets, written about free text, never saw). For ``sensitive``,
+--fields adds every sentence of the labelled sets of the other judgements (``field_sentences``): hypothesis fields
+as people write them. --scan counts the sentences of other vaults, never fitted on, that the judgement refuses.
 """
 
 from __future__ import annotations
