@@ -129,3 +129,32 @@ def test_relaying_what_the_cited_notes_say_is_no_outside_source(claim):
     """The cited material as the agent ("as the second note says"), a negation, or no agent at all: nothing from
     outside the vault."""
     assert absent_facts(claim, normal(" ".join(SOURCE_PASSAGES)), set()) is None
+
+
+@pytest.mark.parametrize("claim", [
+    "The author even says the autoscaler acts on an old reading, and the vent overshot to 31 degrees.",
+    "作者自己也提到，自动扩容总是在峰值过去之后才加服务器。",
+])
+def test_the_author_of_the_notes_is_their_own_voice(claim):
+    """What "the author" says is what the notes say: the person who keeps them is no outside source."""
+    assert absent_facts(claim, normal(" ".join(SOURCE_PASSAGES)), set()) is None
+    assert absent_facts("The author of that textbook says both overshoot.", normal(" ".join(SOURCE_PASSAGES)), set())
+
+
+@pytest.mark.parametrize("claim", [
+    "The greenhouse vent is a tested case of the Autoscaler principle: act on a reading and it is already old.",
+    "The vent note's rule, open before the heat arrives, is the autoscaler's too.",
+])
+def test_a_rule_owned_by_a_cited_note_is_no_citation(claim):
+    """"the Autoscaler principle" (a cited note's title) and "the note's rule" are the vault's own material."""
+    assert absent_facts(claim, normal(" ".join(SOURCE_PASSAGES)), {"autoscaler", "greenhouse vent"}) is None
+
+
+def test_a_chinese_quotation_of_english_passages_is_read_as_a_translation():
+    """A quotation in a script no cited passage is written in cannot be matched word for word: it is the claim's own
+    rendering. A law or effect it names is still a citation."""
+    passages = normal(" ".join(SOURCE_PASSAGES))
+    assert absent_facts("两处都是“等读数到了，峰值已经过去”：温室过冲到31度，自动扩容在峰值后才加服务器。", passages, set()) is None
+    assert "牛鞭效应" in absent_facts("两处都是“牛鞭效应”：读数滞后让系统过冲。", passages, set())
+    assert "牛鞭效应" in absent_facts("两处都是牛鞭效应：读数滞后让系统过冲。", passages, set())
+    assert "“the spike was late”" in absent_facts("Both say “the spike was late”.", passages, set())  # same script

@@ -66,6 +66,12 @@ def test_reading_deeply_passes_what_the_notes_say_of_things(model_on, text):
     assert sensitive_inference(text, deep=True) is None
 
 
+def test_a_file_name_is_read_as_part_of_its_sentence():
+    said = sensitive_inference("Since her divorce she keeps the budget in Money.md")
+    assert said is not None and said.endswith("“Since her divorce she keeps the budget in Money.md”")  # not “md”
+    assert "“Her new pills leave her foggy.”" in sensitive_inference("The beds were mulched in May.Her new pills leave her foggy.")
+
+
 def test_a_seed_given_in_words_is_read_deeply(model_on, sample_vault):
     result = CliRunner().invoke(main, ["walk", str(sample_vault), "--dry-run", "--seed",
                                        "He was raised in a village where nobody spoke the national language."])

@@ -171,8 +171,11 @@ def _read_by_meaning(text: str) -> list[tuple[str, str, MeaningModel]]:
     return shown
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?;])(?:\s+|(?=[A-Z]))|(?<=[。！？；])\s*")  # not inside "Questions.md" or "3.5"
+
+
 def _sentences(text: str) -> list[str]:
-    return [s for s in re.split(r"(?<=[.!?;。！？；])\s*", text) if s.strip()]
+    return [s for s in _SENTENCE_END.split(text) if s.strip()]
 
 
 def lexicon_inference(text: str) -> str | None:

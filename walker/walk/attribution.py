@@ -5,7 +5,7 @@ review flagged", "which studies back up", "正如花市老板说的"), and recei
 Read by the grammar of reporting, not by a list of sources: a reporting verb (say, advise, warn, show…; 说, 建议,
 提醒…) or a marker (according to, in line with; 据, 按照) marks its agent, the words next to it. The agent is the
 claim's own when its passages or the cited notes' titles hold its content words, or when it names only the cited
-material ("the second note", "both passages", "这两条笔记"). Every match is bounded: a claim is read once, left
+material or its author ("the second note", "both passages", "the author", "这两条笔记"). Every match is bounded: a claim is read once, left
 to right, by patterns with no nested repetition.
 """
 
@@ -55,7 +55,7 @@ _RECEIVED = re.compile(r"\b(?:well[- ]known|as the (?:old )?saying goes|the (?:o
 # The cited material itself, and words that only place or count it: an agent of these names no outside source.
 _MATERIAL = frozenset("note notes passage passages entry entries diary log logs page pages paragraph".split())
 _OWN = _MATERIAL | frozenset("first second third former latter both each one two other another earlier later previous "
-                             "same own pair".split())
+                             "same own pair author writer".split())  # the notes' author: their own voice
 
 # Chinese: 正如X所说, 跟X说的一样, X建议/提醒/强调, 据X, 按照X的说法, 印证了X; 俗话说, 众所周知, 公认.
 _ZH_VERB = (r"(?:所说|所言|所讲|说的|讲的|说过|讲过|说|讲|提醒|建议|推荐|强调|认为|指出|提到|提过|判断|警告|教的|教过|"
@@ -111,9 +111,10 @@ def _stems(text: str) -> frozenset[str]:
 
 
 def _outside_zh(agent: str, haystack: str, titles: set[str]) -> bool:
-    """A Chinese agent is outside when none of its content words is in the passages or the titles."""
+    """A Chinese agent is outside when none of its content words is in the passages or the titles (the notes' author,
+    作者, is their own voice)."""
     if any(own in agent for own in _ZH_OWN):
         return False
-    content = [w for w in words(agent) if (not has_cjk(w) or not is_grammar(w)) and w not in ("我", "我们", "你")]
+    content = [w for w in words(agent) if (not has_cjk(w) or not is_grammar(w)) and w not in ("我", "我们", "你", "作者")]
     place = haystack + " " + " ".join(titles)
     return bool(content) and not any(w in place for w in content)

@@ -1,7 +1,8 @@
 """Facts a claim names that its cited passages do not hold (the protocol: a walk may not introduce
 material the vault does not contain): names, numbers, quotations, links, words rare in their language,
 citations, conclusions said to be reached before and sources the claim leans on (``walk.attribution``), each found
-by its shape. A number reckoned from the passages' own numbers is held by them. A model of a source the claim leans
+by its shape. A number reckoned from the passages' own numbers is held by them; a quotation in Chinese of English
+passages is a translation, read as the claim's own words. A model of a source the claim leans
 on (``walker.fitted``, ``outside_source``) is fitted and measured, and not used yet (bench/README.md).
 
 What else a claim may add that neither passage says (general knowledge, a proverb, a method left unnamed) is
@@ -19,7 +20,7 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from walker.similarity import TextIndex
 from walker.walk.attribution import leaned_on
-from walker.words import PLAIN_WORDS, has_cjk, normal, stem, words, zipf
+from walker.words import PLAIN_WORDS, has_cjk, is_grammar, is_verb, normal, stem, tokens, words, zipf
 
 QUOTED = re.compile(r"[“\"]([^”\"]{3,})[”\"]")
 
@@ -28,9 +29,9 @@ def absent_facts(claim: str, haystack: str, titles: set[str], index: TextIndex |
     """Why ``claim`` names what the passages (``haystack``, normalised) and note ``titles`` do not, or None."""
     missing: list[str] = []
     for quote in QUOTED.findall(claim):
-        if normal(quote).rstrip(".") not in haystack:
+        if not _translated(quote, haystack) and normal(quote).rstrip(".") not in haystack:
             missing.append(f"“{quote}”")
-    unquoted = QUOTED.sub(" ", claim)
+    unquoted = QUOTED.sub(lambda m: m.group(0) if _translated(m.group(1), haystack) else " ", claim)
     unsaid = [n for n in _NUMBER.findall(unquoted) if n not in haystack]
     if unsaid:  # reckoned only for a claim that needs it: the gate reads every candidate
         missing += _unreckoned(unsaid, haystack)
@@ -45,7 +46,7 @@ def absent_facts(claim: str, haystack: str, titles: set[str], index: TextIndex |
         if normal(target.rsplit("/", 1)[-1]) not in titles:
             missing.append(f"[[{target}]]")
     missing += [p for p in _PROTOCOL_TERMS.findall(claim) if normal(p) not in haystack]
-    missing += _citations(unquoted, haystack)
+    missing += _citations(unquoted, haystack, titles)
     missing += [f"“{source}”" for source in leaned_on(unquoted, haystack, titles)]
     missing += [url for url in _URL.findall(claim) if normal(url) not in haystack]
     missing += _specific_words(unquoted, haystack, index)
@@ -55,6 +56,12 @@ def absent_facts(claim: str, haystack: str, titles: set[str], index: TextIndex |
     if prior and not _CONCLUDES.search(haystack):
         return f"speaks of a conclusion no cited passage records: “{prior.group(0)}”"
     return None
+
+
+def _translated(quote: str, haystack: str) -> bool:
+    """A quotation in Chinese of passages that hold no Chinese is a translation: no word of it can be found as written,
+    so it is read as the claim's own words, by the checks of those."""
+    return has_cjk(quote) and not has_cjk(haystack)
 
 
 _PROTOCOL_TERMS = re.compile(r"\bauto-?walk\b|\bauto-?dream\b|\bcritic gate\b|\bhypothesis pool\b|\bwalker\b",
@@ -126,13 +133,30 @@ _CITATION = re.compile(r"\b[\w-]+'s (?:law|theorem|principle|rule|effect|paradox
                        re.IGNORECASE)
 
 
-def _citations(text: str, haystack: str) -> list[str]:
+def _citations(text: str, haystack: str, titles: set[str]) -> list[str]:
     """The citations of ``text`` the passages do not make; a rule whose owner they name ("the kiln's rule", "the
-    retro's rule") is theirs, not a source's."""
+    retro's rule"), or whose owner is a cited note ("the Soil principle", "the note's rule"), is theirs, not a
+    source's."""
     found = [t for t in _CITATION.findall(text)
              if normal(t) not in haystack and t.split()[0].lower() not in ENGLISH_STOP_WORDS]  # "in theory", "the law"
+    found += [t for t in _zh_citations(text) if t not in haystack]
     said = {stem(w) for w in words(haystack)} if any("'s " in t for t in found) else set()  # (most claims cite none)
-    return [t for t in found if not ("'s " in t and stem(t.partition("'s ")[0].lower()) in said)]
+    noted = {w for title in titles for w in words(title)} | _MATERIAL
+    return [t for t in found if not ("'s " in t and stem(t.partition("'s ")[0].lower()) in said)
+            and _POSSESSIVE.sub("", t.split()[0]).lower() not in noted]
+
+
+_MATERIAL = frozenset({"note", "notes", "passage", "passages", "entry"})
+_ZH_LAWS = frozenset("效应 定律 定理 原理 法则 悖论 剃刀".split())  # effect, law, theorem, principle, rule, paradox, razor
+
+
+def _zh_citations(text: str) -> list[str]:
+    """A law or effect named in Chinese (牛鞭效应, 墨菲定律, 奥卡姆剃刀), as _CITATION reads "X's law" in English."""
+    if not has_cjk(text):
+        return []
+    said = tokens(text)
+    return [f"{before}{word}" for before, word in zip(said, said[1:])
+            if word in _ZH_LAWS and has_cjk(before) and not is_grammar(before) and not is_verb(before)]  # not 讲原理
 
 
 # What the user "already concluded", "decided last year": a prior conclusion needs a passage that records it.
