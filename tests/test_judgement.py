@@ -158,3 +158,14 @@ def test_a_chinese_quotation_of_english_passages_is_read_as_a_translation():
     assert "牛鞭效应" in absent_facts("两处都是“牛鞭效应”：读数滞后让系统过冲。", passages, set())
     assert "牛鞭效应" in absent_facts("两处都是牛鞭效应：读数滞后让系统过冲。", passages, set())
     assert "“the spike was late”" in absent_facts("Both say “the spike was late”.", passages, set())  # same script
+
+
+@pytest.mark.parametrize("text", ["if the two notes turn out to give different oven temperatures for the same loaf",
+                                  "if the Pruning note already links to Apple Trees"])
+def test_a_falsifier_about_the_notes_themselves_names_an_observation(text):
+    """A duplicate's or a missing link's falsifier is a check on the notes: a link there, numbers that differ."""
+    assert not fitted.is_bad("vague_falsifier", text)
+
+
+def test_a_falsifiers_leading_if_is_no_evidence_either_way():
+    assert fitted.reading("vague_falsifier", "If the loaf collapses") == fitted.reading("vague_falsifier", "the loaf collapses")

@@ -173,13 +173,13 @@ def test_rejects_candidates_without_refs_and_with_absent_facts(tmp_path, sample_
     candidates.write_text(yaml.safe_dump([
         {"id": "no-refs", "claim": "Starters and queues both fail when fed faster than they can work through it.",
          "applies_when": ["Talking about feeding a sourdough starter on a schedule."],
-         "disconfirm_if": ["A starter that thrives when fed faster than it ferments."], "impact": "add",
+         "disconfirm_if": ["A starter that doubles within four hours even when fed every two hours."], "impact": "add",
          "impact_reason": "these two notes are not linked yet; a link would put the two passages side by side", "confidence": "low"},
         {"id": "invented", "supporting_refs": ["Kitchen/Sourdough Starter.md#^feeding-schedule",
                                                "Systems/Backpressure.md#^never-faster"],
          "claim": "As Netflix showed in 2016, a starter fed faster than it can ferment is like an unbounded queue.",
          "applies_when": ["Talking about feeding a sourdough starter on a schedule."],
-         "disconfirm_if": ["A starter that thrives when fed faster than it ferments."], "impact": "add",
+         "disconfirm_if": ["A starter that doubles within four hours even when fed every two hours."], "impact": "add",
          "impact_reason": "these two notes are not linked yet; a link would put the two passages side by side", "confidence": "low",
          "grounding": {"rare_terms": ["faster"]}},
     ]))

@@ -88,10 +88,17 @@ def additions(text: str, passages: Sequence[str]) -> dict[str, float]:
     return {piece: weight for piece in added} | {key: found[key] for key in (NOVEL, SPECIFIC) if key in found}
 
 
+# A falsifier is a condition by nature: its leading "if" tells nothing of whether it names an observation (people
+# writing examples open good ones with the observation itself, bad ones with "if"; fields always open with "if").
+_CONDITION = re.compile(r"^\s*(?:(?:if|should|in case|unless)\b|如果|若是|若|假如|要是|倘若|万一|萬一)[\s,，]*", re.IGNORECASE)
+
+
 def reading(name: str, text: str, passages: Sequence[str] = ()) -> dict[str, float]:
     """What the model of ``name`` reads of ``text`` (and of the passages a claim is judged against)."""
     if name == "outside_source":
         return additions(text, passages)
+    if name == "vague_falsifier":
+        text = _CONDITION.sub("", text, count=1)
     return features(text, passages, name in SHAPED)
 
 
