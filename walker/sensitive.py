@@ -16,7 +16,10 @@ Three readers, and any one refuses (the guard errs on the side of refusing):
   for Chinese, which the English encoder reads as the English glosses of its words (``walker.glosses``). It reads
   what no piece of a sentence says ("lies awake most nights", 每到深夜就翻来覆去 read as "each reach very late at
   night in that case again and again"). An embedding costs about 16 ms, so it reads the few fields the critic
-  judges, a seed given in words, and what surfacing shows, not every sentence of a vault.
+  judges, a seed given in words, and what surfacing shows, not every sentence of a vault. A sentence it reads is
+  judged by its reading and the model of pieces' together, weighed by one small model per language
+  (``models/sensitive_deep.json``, fitted by ``bench/judgement/fit_deep.py`` on sentences neither reader was fitted
+  on): two readers each refusing on its own refuse more innocent sentences, and miss more, than the two weighed.
 
 Quoting a note's own sentence is not an inference, so the caller shows quotations of the cited passages as “…”
 first (no reader reads a piece of it).
@@ -31,7 +34,7 @@ from functools import cache
 from importlib import resources
 from typing import NamedTuple
 
-from walker.fitted import MAX_CHARS, bad_chance
+from walker.fitted import MAX_CHARS, bad_chance, chance
 from walker.glosses import english_gloss
 from walker.meaning import model_folder, vectors
 from walker.words import has_cjk, is_chinese
@@ -103,8 +106,8 @@ def sensitive_inference(text: str, deep: bool = False) -> str | None:
         return lexicon_inference(text) or model_inference(text)
     shown = _read_by_meaning(text)
     read = {sentence for sentence, _, _ in shown}
-    unread = [s for s in _sentences(text) if s.strip() not in read]
-    return lexicon_inference(" ".join(unread)) or model_inference(text) or _meaning_verdict(shown)
+    unread = " ".join(s for s in _sentences(text) if s.strip() not in read)
+    return lexicon_inference(unread) or model_inference(unread) or _meaning_verdict(shown)
 
 
 def model_inference(text: str) -> str | None:
@@ -121,7 +124,19 @@ class MeaningModel(NamedTuple):
     threshold: float
 
 
+class Weighing(NamedTuple):
+    """How the two readers of a sentence are weighed: a logistic model over their log-odds."""
+    pieces: float
+    meaning: float
+    bias: float
+    threshold: float
+
+    def chance(self, pieces: float, meaning: float) -> float:
+        return _sigmoid(self.pieces * _logit(pieces) + self.meaning * _logit(meaning) + self.bias)
+
+
 MEANING_MODELS = {"en": "sensitive_meaning.json", "zh": "sensitive_meaning_zh.json"}  # a reader for each language
+WEIGHING = "sensitive_deep.json"  # for each language, how its reader of meaning and the model of pieces are weighed
 
 
 @cache
@@ -134,6 +149,14 @@ def meaning_model(language: str = "en") -> MeaningModel | None:
     return MeaningModel(tuple(map(float, data["weights"])), float(data["bias"]), float(data["threshold"]))
 
 
+@cache
+def weighing(language: str) -> Weighing | None:
+    """How a sentence in ``language`` read by meaning is judged with the model of pieces, or None (each refuses alone)."""
+    path = resources.files("walker") / "models" / WEIGHING
+    found = json.loads(path.read_text(encoding="utf-8")).get(language) if path.is_file() else None
+    return Weighing(*(float(found[k]) for k in Weighing._fields)) if found else None
+
+
 def meaning_inference(text: str) -> str | None:
     """The first sentence the reader of meaning reads as saying something sensitive about a person, or None (also
     where the model is not installed). An English sentence is read as written, a Chinese one as the English glosses
@@ -143,32 +166,54 @@ def meaning_inference(text: str) -> str | None:
     return _meaning_verdict(_read_by_meaning(text))
 
 
-def _meaning_verdict(shown: list[tuple[str, str, MeaningModel]]) -> str | None:
-    """The first of the sentences ``_read_by_meaning`` found that its reader reads as sensitive, or None."""
+def _meaning_verdict(shown: list[tuple[str, str, str]]) -> str | None:
+    """The first of the sentences ``_read_by_meaning`` found that is read as sensitive, or None: by its reader of
+    meaning and the model of pieces weighed together, or, with no weighing for its language, by either alone."""
     if not shown or (embedded := vectors([read for _, read, _ in shown])) is None:
         return None
-    for (sentence, _, model), vector in zip(shown, embedded):
-        if len(vector) != len(model.weights):
+    for (sentence, _, language), vector in zip(shown, embedded):
+        model = meaning_model(language)
+        if model is None or len(vector) != len(model.weights):
             return None  # weights fitted on another encoder mean nothing here
-        chance = 1.0 / (1.0 + math.exp(-(float(vector @ model.weights) + model.bias)))
-        if chance >= model.threshold:
-            return f"a sensitive attribute ({chance:.0%} by the reader of meaning): “{sentence}”"
+        meaning = _sigmoid(float(vector @ model.weights) + model.bias)
+        if weigh := weighing(language):
+            likely = weigh.chance(_piece_chance(sentence), meaning)
+            if likely >= weigh.threshold:
+                return f"a sensitive attribute ({likely:.0%} by the reader of meaning with the model of pieces): “{sentence}”"
+        elif found := model_inference(sentence):
+            return found
+        elif meaning >= model.threshold:
+            return f"a sensitive attribute ({meaning:.0%} by the reader of meaning): “{sentence}”"
     return None
 
 
-def _read_by_meaning(text: str) -> list[tuple[str, str, MeaningModel]]:
-    """Each sentence a reader of meaning reads, what the encoder reads of it, and its reader (none where the encoder
-    is not installed)."""
+def _read_by_meaning(text: str) -> list[tuple[str, str, str]]:
+    """Each sentence a reader of meaning reads, what the encoder reads of it, and its language (none where the
+    encoder is not installed)."""
     if model_folder() is None:
         return []
     shown = []
     for sentence in (s.strip() for s in _sentences(text[:MAX_CHARS])):
         language = "zh" if is_chinese(sentence) else None if has_cjk(sentence) else "en"
-        model = meaning_model(language) if language else None
-        read = sentence if language == "en" else english_gloss(sentence) if model else None
-        if model and read:
-            shown.append((sentence, read, model))
+        if language is None or meaning_model(language) is None:
+            continue
+        read = sentence if language == "en" else english_gloss(sentence)
+        if read:
+            shown.append((sentence, read, language))
     return shown
+
+
+def _piece_chance(sentence: str) -> float:
+    return chance("sensitive", sentence) or 0.0
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-6), 1 - 1e-6)
+    return math.log(p / (1 - p))
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])(?:\s+|(?=[A-Z]))|(?<=[。！？；])\s*")  # not inside "Questions.md" or "3.5"
