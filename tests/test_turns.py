@@ -61,3 +61,18 @@ def test_read_deeply_a_chinese_turn_is_read_by_what_its_words_mean(model_on):
 def test_read_deeply_a_japanese_turn_is_read_as_before(model_on):
     turn = "堆肥とパン種が酸っぱくなる話をしよう"
     assert classify_turn(turn, deep=True) == classify_turn(turn)
+
+
+WRITTEN_APART = Path(__file__).resolve().parents[1] / "bench" / "turns" / "check-10.yaml"  # never fitted on
+
+
+@pytest.mark.parametrize("deep, measured", [(False, 202), (True, 203)])
+def test_on_turns_written_apart_no_task_or_decision_surfaces(request, deep, measured):
+    """check-10, written by an author who saw neither the fit sets nor the classifier (bench/README.md): the figures
+    measured when it was read, and not one task or decision read as wondering."""
+    if deep:
+        request.getfixturevalue("model_on")
+    turns = [(kind, t) for kind, said in yaml.safe_load(WRITTEN_APART.read_text("utf-8")).items() for t in said]
+    kinds = [classify_turn(turn, deep=deep).kind for _, turn in turns]
+    assert sum(k == kind for (kind, _), k in zip(turns, kinds)) >= measured
+    assert not any(k == EXPLORATORY for (kind, _), k in zip(turns, kinds) if kind != "exploratory")
