@@ -157,6 +157,7 @@ def test_a_chinese_quotation_of_english_passages_is_read_as_a_translation():
     assert absent_facts("两处都是“等读数到了，峰值已经过去”：温室过冲到31度，自动扩容在峰值后才加服务器。", passages, set()) is None
     assert "牛鞭效应" in absent_facts("两处都是“牛鞭效应”：读数滞后让系统过冲。", passages, set())
     assert "牛鞭效应" in absent_facts("两处都是牛鞭效应：读数滞后让系统过冲。", passages, set())
+    assert absent_facts("按后者原理，自动扩容在峰值后才加服务器。", passages, set()) is None  # the cited note's own
     assert "“the spike was late”" in absent_facts("Both say “the spike was late”.", passages, set())  # same script
 
 

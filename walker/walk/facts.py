@@ -156,7 +156,11 @@ def _zh_citations(text: str) -> list[str]:
         return []
     said = tokens(text)
     return [f"{before}{word}" for before, word in zip(said, said[1:])
-            if word in _ZH_LAWS and has_cjk(before) and not is_grammar(before) and not is_verb(before)]  # not 讲原理
+            if word in _ZH_LAWS and has_cjk(before) and not is_grammar(before) and not is_verb(before)  # not 讲原理
+            and before not in _ZH_MATERIAL]
+
+
+_ZH_MATERIAL = frozenset("前者 后者 後者 笔记 筆記 这篇 那篇 两篇 本篇 它 它们 作者".split())  # 后者原理: the cited note's own
 
 
 # What the user "already concluded", "decided last year": a prior conclusion needs a passage that records it.
