@@ -170,3 +170,10 @@ def test_a_falsifier_about_the_notes_themselves_names_an_observation(text):
 
 def test_a_falsifiers_leading_if_is_no_evidence_either_way():
     assert fitted.reading("vague_falsifier", "If the loaf collapses") == fitted.reading("vague_falsifier", "the loaf collapses")
+
+
+def test_a_month_is_held_by_a_date_the_cited_notes_give():
+    """"The 31 October note" names the daily note 2026-10-31, not a fact from outside."""
+    passages = normal("Is there a rule for when to wait and when to act?")
+    assert absent_facts("The 31 October note asks when to wait.", passages, {"2026-10-31"}) is None
+    assert "October" in absent_facts("The 31 October note asks when to wait.", passages, {"2026-11-02"})

@@ -32,12 +32,13 @@ def absent_facts(claim: str, haystack: str, titles: set[str], index: TextIndex |
         if not _translated(quote, haystack) and normal(quote).rstrip(".") not in haystack:
             missing.append(f"“{quote}”")
     unquoted = QUOTED.sub(lambda m: m.group(0) if _translated(m.group(1), haystack) else " ", claim)
-    unsaid = [n for n in _NUMBER.findall(unquoted) if n not in haystack]
+    titled = {n for title in titles for n in _NUMBER.findall(title)}  # the daily note 2026-10-31 gives "31"
+    unsaid = [n for n in _NUMBER.findall(unquoted) if n not in haystack and n not in titled]
     if unsaid:  # reckoned only for a claim that needs it: the gate reads every candidate
         missing += _unreckoned(unsaid, haystack)
     for term in _capitalised_terms(unquoted):
         term = _POSSESSIVE.sub("", term)  # "Priya's" is Priya
-        if term in ("I",) or normal(term) in haystack or normal(term) in titles:
+        if term in ("I",) or normal(term) in haystack or normal(term) in titles or _dated(term, haystack, titles):
             continue
         if all(normal(word) in haystack or normal(word) in " ".join(titles) for word in term.split()):
             continue
@@ -226,6 +227,16 @@ def _derived(word: str, stems: set[str]) -> bool:
 
 
 _POSSESSIVE = re.compile(r"['’]s\b|(?<=s)['’]")
+
+
+_MONTHS = {name: number for number, name in enumerate(
+    "january february march april may june july august september october november december".split(), start=1)}
+
+
+def _dated(term: str, haystack: str, titles: set[str]) -> bool:
+    """A month the passages or the cited notes' titles give as a date: "31 October" of the daily note 2026-10-31."""
+    month = _MONTHS.get(term.lower()) or _MONTHS.get(next((m for m in _MONTHS if m[:3] == term.lower()), ""))
+    return bool(month) and re.search(rf"\b\d{{4}}-{month:02d}-\d{{2}}\b", " ".join([haystack, *titles])) is not None
 
 
 def _capitalised_terms(text: str) -> list[str]:
