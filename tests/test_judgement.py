@@ -177,3 +177,8 @@ def test_a_month_is_held_by_a_date_the_cited_notes_give():
     passages = normal("Is there a rule for when to wait and when to act?")
     assert absent_facts("The 31 October note asks when to wait.", passages, {"2026-10-31"}) is None
     assert "October" in absent_facts("The 31 October note asks when to wait.", passages, {"2026-11-02"})
+
+
+def test_a_conclusion_settled_last_season_needs_a_passage_that_records_it():
+    passages = normal("Is there a rule for when to wait and when to act?")
+    assert "last spring" in absent_facts("It is the rule you settled on last spring.", passages, set())

@@ -166,9 +166,9 @@ _ZH_MATERIAL = frozenset("前者 后者 後者 笔记 筆記 这篇 那篇 两�
 
 # What the user "already concluded", "decided last year": a prior conclusion needs a passage that records it.
 _PRIOR_CONCLUSION = re.compile(
-    r"\b(?:already|previously|earlier|last (?:year|month|week)|long ago|once)\b[^.;]*?\b(?:conclu\w+|decid\w+|"
+    r"\b(?:already|previously|earlier|last (?:year|month|week|spring|summer|autumn|fall|winter)|long ago|once)\b[^.;]*?\b(?:conclu\w+|decid\w+|"
     r"decision|agreed|settled|established|proved|proven|showed|shown)\b|\b(?:conclu\w+|decid\w+|agreed|settled)\b"
-    r"[^.;]*?\b(?:already|previously|earlier|before|last (?:year|month|week)|long ago)\b",
+    r"[^.;]*?\b(?:already|previously|earlier|before|last (?:year|month|week|spring|summer|autumn|fall|winter)|long ago)\b",
     re.IGNORECASE)
 
 
