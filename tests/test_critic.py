@@ -295,7 +295,8 @@ MEASURED = {"critique-cases.yaml": (11, 28), "critique-cases-2.yaml": (6, 23), "
             "critique-cases-7.yaml": (12, 24), "critique-cases-8.yaml": (9, 26), "critique-cases-9.yaml": (8, 25),
             "critique-cases-10.yaml": (7, 24), "critique-cases-11.yaml": (6, 27), "critique-cases-12.yaml": (8, 25),
             "critique-cases-13.yaml": (8, 25), "critique-cases-14.yaml": (8, 26),
-            "critique-cases-15.yaml": (7, 25), "critique-cases-16.yaml": (8, 23)}
+            "critique-cases-15.yaml": (7, 25), "critique-cases-16.yaml": (8, 23),
+            "critique-cases-17.yaml": (3, 24), "critique-cases-18.yaml": (5, 26)}
 
 
 @pytest.mark.parametrize("name", MEASURED)
