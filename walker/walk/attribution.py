@@ -5,8 +5,8 @@ review flagged", "which studies back up", "正如花市老板说的"), and recei
 Read by the grammar of reporting, not by a list of sources: a reporting verb (say, advise, warn, show…; 说, 建议,
 提醒…) or a marker (according to, in line with; 据, 按照) marks its agent, the words next to it. The agent is the
 claim's own when its passages or the cited notes' titles hold its content words, or when it names only the cited
-material or its author ("the second note", "both passages", "the author", "这两条笔记"). Every match is bounded: a claim is read once, left
-to right, by patterns with no nested repetition.
+material or its author ("the second note", "both passages", "the author", "这两条笔记"). Every match is bounded: a
+claim is read once, left to right, by patterns with no nested repetition.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ _RECEIVED = re.compile(r"\b(?:well[- ]known|as the (?:old )?saying goes|the (?:o
                        r"as is (?:well |widely )?known|textbook (?:case|example|advice)|old wives'? tale)\b",
                        re.IGNORECASE)
 # The cited material itself, and words that only place or count it: an agent of these names no outside source.
-_MATERIAL = frozenset("note notes passage passages entry entries diary log logs page pages paragraph".split())
-_OWN = _MATERIAL | frozenset("first second third former latter both each one two other another earlier later previous "
+MATERIAL = frozenset("note notes passage passages entry entries diary log logs page pages paragraph".split())
+_OWN = MATERIAL | frozenset("first second third former latter both each one two other another earlier later previous "
                              "same own pair author writer".split())  # the notes' author: their own voice
 
 # Chinese: 正如X所说, 跟X说的一样, X建议/提醒/强调, 据X, 按照X的说法, 印证了X; 俗话说, 众所周知, 公认.
@@ -71,7 +71,8 @@ _ZH_SUBJECT_AGENT = re.compile(r"(?:^|[，。；！？,.;!?])(?P<agent>[^，。�
 _ZH_MARKED_AGENT = re.compile(r"(?:印证了|应验了|证实了|呼应了|符合|吻合|对应)(?P<agent>[^，。；！？、,.;!?]{2,20})")
 _ZH_RECEIVED = re.compile(r"俗话说|老话说|常言道|众所周知|惯例|标配|常识|人人都知道|大家都知道|行家都知道|业内|业界|"
                           r"老一[辈輩]|经验帖|經驗帖")
-_ZH_OWN = frozenset("笔记 筆記 段落 这条 那条 两条 第一 第二 前一 后一 日记 日記 记录 記錄 原文 条目".split())
+ZH_MATERIAL = frozenset("笔记 筆記 段落 这条 那条 两条 这篇 那篇 两篇 本篇 第一 第二 前一 后一 前者 后者 後者 日记 日記 记录 "
+                        "記錄 原文 条目".split())
 
 
 def leaned_on(claim: str, haystack: str, titles: set[str]) -> list[str]:
@@ -95,7 +96,7 @@ def _outside(agent: str, haystack: str, titles: set[str]) -> bool:
     if _NEGATED.search(agent) or said[:1] and said[0] in _PRONOUNS:
         return False
     content = [w for w in said if w not in ENGLISH_STOP_WORDS and w not in _OWN and not w.isdigit()]
-    if not content or any(w in _MATERIAL for w in said):
+    if not content or any(w in MATERIAL for w in said):
         return False
     held = _stems(haystack + " " + " ".join(titles))
     return not any(stem(w) in held for w in content)
@@ -113,7 +114,7 @@ def _stems(text: str) -> frozenset[str]:
 def _outside_zh(agent: str, haystack: str, titles: set[str]) -> bool:
     """A Chinese agent is outside when none of its content words is in the passages or the titles (the notes' author,
     作者, is their own voice)."""
-    if any(own in agent for own in _ZH_OWN):
+    if any(own in agent for own in ZH_MATERIAL):
         return False
     content = [w for w in words(agent) if (not has_cjk(w) or not is_grammar(w)) and w not in ("我", "我们", "你", "作者")]
     place = haystack + " " + " ".join(titles)

@@ -19,7 +19,7 @@ import numpy as np
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from walker.similarity import TextIndex
-from walker.walk.attribution import leaned_on
+from walker.walk.attribution import MATERIAL, ZH_MATERIAL, leaned_on
 from walker.words import PLAIN_WORDS, has_cjk, is_grammar, is_verb, normal, stem, tokens, words, zipf
 
 QUOTED = re.compile(r"[“\"]([^”\"]{3,})[”\"]")
@@ -142,12 +142,11 @@ def _citations(text: str, haystack: str, titles: set[str]) -> list[str]:
              if normal(t) not in haystack and t.split()[0].lower() not in ENGLISH_STOP_WORDS]  # "in theory", "the law"
     found += [t for t in _zh_citations(text) if t not in haystack]
     said = {stem(w) for w in words(haystack)} if any("'s " in t for t in found) else set()  # (most claims cite none)
-    noted = {w for title in titles for w in words(title)} | _MATERIAL
+    noted = {w for title in titles for w in words(title)} | MATERIAL
     return [t for t in found if not ("'s " in t and stem(t.partition("'s ")[0].lower()) in said)
             and _POSSESSIVE.sub("", t.split()[0]).lower() not in noted]
 
 
-_MATERIAL = frozenset({"note", "notes", "passage", "passages", "entry"})
 _ZH_LAWS = frozenset("效应 定律 定理 原理 法则 悖论 剃刀".split())  # effect, law, theorem, principle, rule, paradox, razor
 
 
@@ -158,17 +157,15 @@ def _zh_citations(text: str) -> list[str]:
     said = tokens(text)
     return [f"{before}{word}" for before, word in zip(said, said[1:])
             if word in _ZH_LAWS and has_cjk(before) and not is_grammar(before) and not is_verb(before)  # not 讲原理
-            and before not in _ZH_MATERIAL]
-
-
-_ZH_MATERIAL = frozenset("前者 后者 後者 笔记 筆記 这篇 那篇 两篇 本篇 它 它们 作者".split())  # 后者原理: the cited note's own
+            and before not in ZH_MATERIAL]  # 后者原理: the cited note's own
 
 
 # What the user "already concluded", "decided last year": a prior conclusion needs a passage that records it.
+_LAST = r"last (?:year|month|week|spring|summer|autumn|fall|winter)"  # a past time
 _PRIOR_CONCLUSION = re.compile(
-    r"\b(?:already|previously|earlier|last (?:year|month|week|spring|summer|autumn|fall|winter)|long ago|once)\b[^.;]*?\b(?:conclu\w+|decid\w+|"
+    rf"\b(?:already|previously|earlier|{_LAST}|long ago|once)\b[^.;]*?\b(?:conclu\w+|decid\w+|"
     r"decision|agreed|settled|established|proved|proven|showed|shown)\b|\b(?:conclu\w+|decid\w+|agreed|settled)\b"
-    r"[^.;]*?\b(?:already|previously|earlier|before|last (?:year|month|week|spring|summer|autumn|fall|winter)|long ago)\b",
+    rf"[^.;]*?\b(?:already|previously|earlier|before|{_LAST}|long ago)\b",
     re.IGNORECASE)
 
 
