@@ -129,3 +129,23 @@ def dictionary_file() -> Path | None:
         for path in sorted((Path(place) / "data").glob("cedict*.txt.gz")):
             return path
     return None
+
+
+def english_senses(text: str) -> str | None:
+    """Every sense CC-CEDICT gives each word of a Chinese ``text`` (集群: "to flock together cluster colony"), in
+    order, with its words of other scripts kept as written; None where the dictionary is not installed. For comparing
+    a Chinese text with English words, where the first sense alone misses the one meant (收敛: "to vanish", not "to
+    converge")."""
+    book = dictionary()
+    if book is None:
+        return None
+    said: list[str] = []
+    for word in tokens(text):
+        if not _HAN.match(word):
+            said.append(word)
+        elif word not in PARTICLES:
+            for part, _ in _known_parts(word, book):
+                entries = book.common.get(part, "") or book.names.get(part, "")
+                said.extend(_ASIDE.sub("", sense) for entry in entries.splitlines() if (read := _ENTRY.match(entry))
+                            for sense in read.group(1).split("/") if not _NOT_A_MEANING.match(sense))
+    return " ".join(said)

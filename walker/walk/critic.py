@@ -16,7 +16,7 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from walker import fitted
 from walker.corpus.model import Corpus
-from walker.glosses import english_gloss
+from walker.glosses import english_senses
 from walker.passages import ref_text
 from walker.pool.records import CONFIDENCES, IMPACTS
 from walker.refs import note_of
@@ -283,30 +283,39 @@ def _each_half_supported(c: Candidate, ctx: CriticContext, texts: tuple[str, str
 
 def _in_one_language(claim: str, *texts: str) -> list[str]:
     """The claim and the texts it is compared with, as written when all or none of them are Chinese; else each
-    Chinese one as the English glosses of its words (``walker.glosses``), so a Chinese claim about English notes
-    is read in their words (酸面种…回落 as "sour starter … fall back"). Where no dictionary is installed, as written."""
+    Chinese one as every English sense of its words (``walker.glosses.english_senses``), so a Chinese claim about
+    English notes is read in their words, in whichever sense they use (集群…收敛 as "… cluster … converge"). Where no
+    dictionary is installed, as written."""
     chinese = [is_chinese(t) for t in (claim, *texts) if t.strip()]
     if all(chinese) or not any(chinese):
         return [claim, *texts]
-    return [(english_gloss(t) or t) if is_chinese(t) else t for t in (claim, *texts)]
+    return [(english_senses(t) or t) if is_chinese(t) else t for t in (claim, *texts)]
 
 
 def homonym(c: Candidate, ctx: CriticContext) -> str | None:
-    """Two passages joined by one shared word and nothing else: the word is most likely used in two
+    """Two passages joined through one shared word and nothing else: the word is most likely used in two
     senses ("rests" in music and "everything rests on quorum"), even when both notes link to a third.
     One word is a thread only in the same phrase, in notes about one subject, or in passages close in
-    meaning without it."""
+    meaning without it. The claim joins the passages through the word when it names it for each of them (twice or
+    more, read in the passages' language); a claim that names it once or not at all joins them by what it says of
+    each passage, which ``ungrounded`` judges."""
     texts = _joined_passages(c, ctx)
     if texts is None:
         return None
     shared = shared_words(*texts, ctx.index)
-    if len(shared) == 1 and not thread(*texts, ctx.index, _same_topic(c, ctx)).terms:
+    if len(shared) == 1 and not thread(*texts, ctx.index, _same_topic(c, ctx)).terms and _leans_on(c, texts, shared[0]):
         return (f"the cited passages share only the word “{shared[0]}”, used among different words in each: "
                 "most likely one word in two senses")
     grounding = c.grounding or {}
     if not shared and grounding.get("rare_terms") and not grounding.get("via"):
         return "the words said to join the passages are not in both of them (a title is not a passage)"
     return None
+
+
+def _leans_on(c: Candidate, texts: tuple[str, str], word: str) -> bool:
+    """The claim names ``word`` (a stem) for each passage: twice or more, read in the passages' language."""
+    claim = _in_one_language(c.claim, *texts)[0]
+    return sum(stem(w) == word for w in words(claim)) >= 2
 
 
 def _joined_passages(c: Candidate, ctx: CriticContext) -> tuple[str, str] | None:
