@@ -18,6 +18,7 @@ from __future__ import annotations
 import gzip
 import importlib.util
 import re
+from collections.abc import Callable
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -38,16 +39,37 @@ _HAN = re.compile(f"[{HAN}]")
 def english_gloss(text: str) -> str | None:
     """The English glosses of the words of a Chinese ``text``, in order, with its words of other scripts kept as
     written; None where the dictionary is not installed."""
+    return _read_in_english(text, lambda part, senses, book: [_sense(part, senses)])
+
+
+def english_senses(text: str) -> str | None:
+    """Every sense CC-CEDICT gives each word of a Chinese ``text`` (集群: "to flock together cluster colony"), in
+    order, with its words of other scripts kept as written; None where the dictionary is not installed. For comparing
+    a Chinese text with English words, where the first sense alone misses the one meant (收敛: "to vanish", not "to
+    converge")."""
+    return _read_in_english(text, lambda part, senses, book: _all_senses(part, book))
+
+
+def _read_in_english(text: str, read: Callable[[str, Senses, Dictionary], list[str]]) -> str | None:
+    """Each word of ``text`` in order: a word of another script as written, a Chinese word (or its known parts, a
+    particle left out) as ``read`` renders it; None where the dictionary is not installed."""
     book = dictionary()
     if book is None:
         return None
-    glossed: list[str] = []
+    said: list[str] = []
     for word in tokens(text):
         if not _HAN.match(word):
-            glossed.append(word)
+            said.append(word)
         elif word not in PARTICLES:
-            glossed.extend(_sense(part, senses) for part, senses in _known_parts(word, book))
-    return " ".join(glossed)
+            for part, senses in _known_parts(word, book):
+                said.extend(read(part, senses, book))
+    return " ".join(said)
+
+
+def _all_senses(part: str, book: Dictionary) -> list[str]:
+    entries = book.common.get(part, "") or book.names.get(part, "")
+    return [_ASIDE.sub("", sense) for entry in entries.splitlines() if (found := _ENTRY.match(entry))
+            for sense in found.group(1).split("/") if not _NOT_A_MEANING.match(sense)]
 
 
 class Senses(NamedTuple):
@@ -130,22 +152,3 @@ def dictionary_file() -> Path | None:
             return path
     return None
 
-
-def english_senses(text: str) -> str | None:
-    """Every sense CC-CEDICT gives each word of a Chinese ``text`` (集群: "to flock together cluster colony"), in
-    order, with its words of other scripts kept as written; None where the dictionary is not installed. For comparing
-    a Chinese text with English words, where the first sense alone misses the one meant (收敛: "to vanish", not "to
-    converge")."""
-    book = dictionary()
-    if book is None:
-        return None
-    said: list[str] = []
-    for word in tokens(text):
-        if not _HAN.match(word):
-            said.append(word)
-        elif word not in PARTICLES:
-            for part, _ in _known_parts(word, book):
-                entries = book.common.get(part, "") or book.names.get(part, "")
-                said.extend(_ASIDE.sub("", sense) for entry in entries.splitlines() if (read := _ENTRY.match(entry))
-                            for sense in read.group(1).split("/") if not _NOT_A_MEANING.match(sense))
-    return " ".join(said)

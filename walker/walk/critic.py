@@ -33,6 +33,7 @@ DUPLICATE_SIMILARITY = 0.85
 RESTATED_SHARE = 0.1  # a claim with no more than this share of words from outside one note restates that note
 REPEATED_TEXT = 0.5  # two quotes sharing this share of their words are one text copied...
 REPEATED_RUN = 6  # ...and so are two that share this many words in a row
+MOST_GLOSSED = 20_000  # characters of a Chinese text read in every sense (about 35 times as many come out)
 HALF_SUPPORT = 2  # a claim's words of its own found in one passage only, for each passage: each half is backed
 SOFT_RULES = frozenset({"single-source", "applies-when-vague", "no-falsifiable-disconfirm", "impact-unjustified",
                         "unfalsifiable-claim"})  # the protocol names these as reasons a noteworthy entry was rejected
@@ -289,7 +290,7 @@ def _in_one_language(claim: str, *texts: str) -> list[str]:
     chinese = [is_chinese(t) for t in (claim, *texts) if t.strip()]
     if all(chinese) or not any(chinese):
         return [claim, *texts]
-    return [(english_senses(t) or t) if is_chinese(t) else t for t in (claim, *texts)]
+    return [(english_senses(t[:MOST_GLOSSED]) or t) if is_chinese(t) else t for t in (claim, *texts)]
 
 
 def homonym(c: Candidate, ctx: CriticContext) -> str | None:

@@ -226,13 +226,14 @@ def _derived(word: str, stems: set[str]) -> bool:
 _POSSESSIVE = re.compile(r"['’]s\b|(?<=s)['’]")
 
 
-_MONTHS = {name: number for number, name in enumerate(
-    "january february march april may june july august september october november december".split(), start=1)}
+_MONTHS = {form: number for number, name in enumerate(
+    "january february march april may june july august september october november december".split(), start=1)
+    for form in (name, name[:3])}  # "October" and "Oct"
 
 
 def _dated(term: str, haystack: str, titles: set[str]) -> bool:
     """A month the passages or the cited notes' titles give as a date: "31 October" of the daily note 2026-10-31."""
-    month = _MONTHS.get(term.lower()) or _MONTHS.get(next((m for m in _MONTHS if m[:3] == term.lower()), ""))
+    month = _MONTHS.get(term.lower())
     return bool(month) and re.search(rf"\b\d{{4}}-{month:02d}-\d{{2}}\b", " ".join([haystack, *titles])) is not None
 
 
