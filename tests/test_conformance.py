@@ -20,12 +20,9 @@ from walker.walk import critic
 # What walker itself does not do yet, by the item and check that says so (each is a finding, not a fault of the
 # checklist); the rest of the checklist must pass on sample-vault/.
 KNOWN_GAPS = {
-    # The sensitive guard's measured recall on sentences written apart is 83% (bench/README.md); of the check's fresh
-    # probes it rejects 4 of 14 in a claim, as a seed it refuses only the one its fitted model reads, and it passes the
-    # scripted model's "worn down and struggling to cope".
-    (3, "a walk refuses a seed that infers a sensitive attribute"),
+    # Without walker[meaning] (as the tests run), the guard reading deeply rejects 11 of the check's 14 fresh probes in
+    # a claim (bench/README.md); each seed probe and the scripted model's candidate are refused.
     (3, "critique: an inference about a person is rejected by sensitive-attribute"),
-    (3, "the walk's gate rejects the model's sensitive candidate by sensitive-attribute"),
 }
 
 

@@ -7,6 +7,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from walker import sensitive
 from walker.cli import main
 from walker.sensitive import lexicon_inference, model_inference, sensitive_inference
 
@@ -100,3 +101,52 @@ def test_reading_deeply_a_lexicon_word_in_another_sense_is_read_in_that_sense(mo
 
 def test_reading_deeply_what_the_lexicon_names_is_still_refused(model_on):
     assert sensitive_inference("She has been anxious since the move.", deep=True) is not None
+
+
+@pytest.mark.parametrize("text", [
+    "The person who writes these notes walks with a stick these days.",
+    "Whoever wrote this has barely eaten since the funeral.",
+    "写这些笔记的人每个周五都去清真寺。",
+])
+def test_reading_deeply_without_the_model_the_reader_of_words_reads_what_no_piece_says(text):
+    assert sensitive_inference(text) is None  # the lexicon and the model of pieces pass it
+    assert "reader of words" in (sensitive_inference(text, deep=True) or "")
+
+
+@pytest.mark.parametrize("text", [
+    "The compost heap needs turning every week.", "The build server sleeps between midnight and six.",
+    "这个函数每次调用都会重新分配内存。", "The old branch of the repo is the parent of every feature branch.",
+])
+def test_reading_deeply_without_the_model_what_the_notes_say_of_things_passes(text):
+    assert sensitive_inference(text, deep=True) is None
+
+
+def test_a_passage_of_the_notes_is_not_read_by_the_reader_of_words():
+    diary = "Fed Clint twice; he had been in the fridge since Christmas and smelled of nail varnish."  # a sourdough starter
+    assert sensitive_inference(diary, deep=True) is not None  # as a field a walk wrote, it would be refused
+    assert sensitive_inference(diary, deep=True, notes=True) is None
+
+
+def test_a_sentence_that_ends_in_a_quotation_is_read_apart_from_the_next():
+    claim = "Mulch says “…” and Compost adds “…” The user leans on a walking frame. 写笔记的人” 他说"
+    assert sensitive._sentences(claim)[:2] == ["Mulch says “…” and Compost adds “…”", "The user leans on a walking frame."]
+    assert sensitive._sentences("It ended.” Then") == ["It ended.”", "Then"]
+    assert sensitive._sentences("See Questions.md and 3.5 mm.") == ["See Questions.md and 3.5 mm."]
+
+
+def test_the_reader_of_words_reads_nothing_it_has_no_word_for():
+    assert sensitive.words_logit("Qwzx vrrp 12345", "en") is None
+    assert sensitive.words_logit("The compost heap", "en") is not None
+
+
+@pytest.mark.parametrize(("language", "precision", "recall"), [("en", 0.9, 0.8), ("zh", 0.9, 0.88)])
+def test_on_a_set_written_after_it_was_built_the_reader_of_words_keeps_its_measured_figures(language, precision, recall):
+    """sensitive-21, written fresh once the reader of words was built and read once (bench/README.md): reading deeply
+    without walker[meaning], English 93% precision and 83% recall (fast: 92% and 60%), Chinese 92% and 90% (98% and
+    77%)."""
+    rows = [r for r in yaml.safe_load((CHECK.parent / "sensitive-21.yaml").read_text(encoding="utf-8"))
+            if r["lang"].startswith(language)]
+    said = [sensitive_inference(r["text"], deep=True) is not None for r in rows]
+    truth = [r["label"] == "sensitive" for r in rows]
+    hit = sum(t and s for t, s in zip(truth, said))
+    assert hit / sum(said) >= precision and hit / sum(truth) >= recall

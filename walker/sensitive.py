@@ -1,7 +1,7 @@
 """Whether a text infers something sensitive about a person: their mind, health, gender, age, origin,
 faith, sexuality, politics, family role or disability (protocol: the critic rejects such a claim).
 
-Three readers, and any one refuses (the guard errs on the side of refusing):
+Four readers (the guard errs on the side of refusing):
 
 - a short lexicon, for the sentences no reader of meaning reads (below): a sentence that names a person and an
   attribute together ("the writer cannot sleep well"), states one ("… is anxious"), or reads one out of the notes
@@ -11,6 +11,12 @@ Three readers, and any one refuses (the guard errs on the side of refusing):
   trained on labelled sentences in English and Chinese and checked on sentences written apart
   (``bench/README.md``): it reads what the lexicon has no word for ("the new pills leave me foggy",
   "keeps one day a week holy");
+- a reader of words, on every install: one number per word, distilled from the sentence-embedding model below
+  (``bench/judgement/fit_words.py``, ``models/sensitive_words.json``): a sentence is read as the mean of its words'
+  scores, each weighed by how rare the word is, so a word no labelled sentence used is read by what the encoder makes
+  of it alone ("walks with a stick", "barely eaten since the funeral"); Chinese through the English glosses of its
+  words. It is judged with the model of pieces, weighed by one small model per language (``models/sensitive_deep.json``,
+  ``"words"``), as the reader below is;
 - where ``walker[meaning]`` is installed, and only when asked to read deeply: a logistic model over each
   sentence's embedding (``walker.meaning``), fitted by ``bench/judgement/fit_meaning.py``, one for English and one
   for Chinese, which the English encoder reads as the English glosses of its words (``walker.glosses``). It reads
@@ -98,16 +104,36 @@ _CUES += [(kind, re.compile(words)) for kind, words in _ATTRIBUTES_ZH.items()]
 
 
 
-def sensitive_inference(text: str, deep: bool = False) -> str | None:
+def sensitive_inference(text: str, deep: bool = False, notes: bool = False) -> str | None:
     """"a medical attribute: “the sentence”" when a sentence of ``text`` infers one about a person, else None.
-    ``deep`` asks the reader of meaning too, where it is installed; a sentence it reads is not read by the lexicon,
-    whose words it reads in their sense ("a blind spot in the tests", "a race between two threads")."""
+    ``deep`` asks a reader of meaning too: the sentence-embedding model where it is installed, else the reader of
+    words. A sentence the first reads is not read by the lexicon, whose words it reads in their sense ("a blind spot
+    in the tests", "a race between two threads"). ``notes``: the text is the notes' own (a passage a hypothesis
+    quotes), which the reader of words does not read: on the short lines of real notes ("document", "Fed Clint
+    twice") it refuses one sentence in twenty to fifty, so it reads only what a walk or a person writes."""
     if not deep:
         return lexicon_inference(text) or model_inference(text)
     shown = _read_by_meaning(text)
     read = {sentence for sentence, _, _ in shown}
     unread = " ".join(s for s in _sentences(text) if s.strip() not in read)
-    return lexicon_inference(unread) or model_inference(unread) or _meaning_verdict(shown)
+    return lexicon_inference(unread) or (model_inference if notes else words_inference)(unread) or _meaning_verdict(shown)
+
+
+def words_inference(text: str) -> str | None:
+    """The first sentence the reader of words and the model of pieces, weighed, read as saying something sensitive
+    about a person, or None. A sentence the reader of words cannot read (Japanese, or no word it knows) is judged by
+    the model of pieces alone."""
+    for sentence in (s.strip() for s in _sentences(text[:MAX_CHARS])):
+        language = "zh" if is_chinese(sentence) else None if has_cjk(sentence) else "en"
+        words = words_logit(sentence, language) if language else None
+        weigh = weighing(language, WORDS) if language else None
+        if words is None or weigh is None:
+            if found := model_inference(sentence):
+                return found
+            continue
+        if (likely := weigh.chance(_piece_chance(sentence), _sigmoid(words))) >= weigh.threshold:
+            return f"a sensitive attribute ({likely:.0%} by the reader of words with the model of pieces): “{sentence}”"
+    return None
 
 
 def model_inference(text: str) -> str | None:
@@ -137,6 +163,48 @@ class Weighing(NamedTuple):
 
 MEANING_MODELS = {"en": "sensitive_meaning.json", "zh": "sensitive_meaning_zh.json"}  # a reader for each language
 WEIGHING = "sensitive_deep.json"  # for each language, how its reader of meaning and the model of pieces are weighed
+WORDS_MODEL = "sensitive_words.json"
+WORDS = "words"  # the weighing's entry for the reader of words (the reader of meaning's is the file's top level)
+WORD = re.compile(r"[a-z]+(?:['-][a-z]+)*")  # a word as the reader of words reads it, lower-cased
+
+
+class WordsModel(NamedTuple):
+    """Per word, its weight (how rare it is) and its score in each language; per language a bias and a threshold."""
+    position: dict[str, int]  # each word's place in the lists below
+    weights: tuple[float, ...]
+    scores: dict[str, tuple[float, ...]]
+    bias: dict[str, float]
+
+
+@cache
+def words_model() -> WordsModel | None:
+    """The reader of words, shipped as data (walker/models/), or None."""
+    path = resources.files("walker") / "models" / WORDS_MODEL
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    languages = [language for language in MEANING_MODELS if language in data]
+    return WordsModel({word: i for i, word in enumerate(data["words"])}, tuple(map(float, data["weights"])),
+                      {language: tuple(map(float, data[language]["scores"])) for language in languages},
+                      {language: float(data[language]["bias"]) for language in languages})
+
+
+def read_in_english(sentence: str, language: str) -> str | None:
+    """What an English reader reads of a sentence: itself, or a Chinese one's English glosses."""
+    return sentence if language == "en" else english_gloss(sentence)
+
+
+def words_logit(sentence: str, language: str) -> float | None:
+    """The reader of words' log-odds that ``sentence`` (in ``language``) says something sensitive about a person: the
+    weighed mean of its words' scores; None where it knows none of its words."""
+    model = words_model()
+    if model is None or language not in model.scores or not (read := read_in_english(sentence, language)):
+        return None
+    found = [model.position[word] for word in WORD.findall(read.lower()) if word in model.position]
+    if not found:
+        return None
+    scores, weights = model.scores[language], model.weights
+    return sum(weights[i] * scores[i] for i in found) / sum(weights[i] for i in found) + model.bias[language]
 
 
 @cache
@@ -150,10 +218,12 @@ def meaning_model(language: str = "en") -> MeaningModel | None:
 
 
 @cache
-def weighing(language: str) -> Weighing | None:
-    """How a sentence in ``language`` read by meaning is judged with the model of pieces, or None (each refuses alone)."""
+def weighing(language: str, reader: str = "") -> Weighing | None:
+    """How a sentence in ``language`` read by the reader of meaning (or, with ``reader`` WORDS, by the reader of words)
+    is judged with the model of pieces, or None (each refuses alone)."""
     path = resources.files("walker") / "models" / WEIGHING
-    found = json.loads(path.read_text(encoding="utf-8")).get(language) if path.is_file() else None
+    data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    found = (data.get(reader) or {}).get(language) if reader else data.get(language)
     return Weighing(*(float(found[k]) for k in Weighing._fields)) if found else None
 
 
@@ -197,8 +267,7 @@ def _read_by_meaning(text: str) -> list[tuple[str, str, str]]:
         language = "zh" if is_chinese(sentence) else None if has_cjk(sentence) else "en"
         if language is None or meaning_model(language) is None:
             continue
-        read = sentence if language == "en" else english_gloss(sentence)
-        if read:
+        if read := read_in_english(sentence, language):
             shown.append((sentence, read, language))
     return shown
 
@@ -216,7 +285,10 @@ def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?;])(?:\s+|(?=[A-Z]))|(?<=[。！？；])\s*")  # not inside "Questions.md" or "3.5"
+# A sentence ends at a terminator before a space or a capital (not inside "Questions.md" or "3.5"), at one closed by a
+# quotation mark or bracket, and at a closing quotation mark before a capital or a Chinese character: a claim whose quotation (shown as “…”)
+# ends its sentence goes on with the next one ("… adds “…” Whoever wrote this walks with a stick").
+_SENTENCE_END = re.compile(r"(?<=[.!?;])(?:\s+|(?=[A-Z]))|(?<=[.!?;][”\"’»)])\s+|(?<=[”\"’»])\s+(?=[A-Z\u4e00-\u9fff])|(?<=[。！？；])\s*")
 
 
 def _sentences(text: str) -> list[str]:

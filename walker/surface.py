@@ -36,7 +36,7 @@ from walker.pool.records import LABELS, confidence_rank
 from walker.pool.store import POOL, PoolStore, StoredRecord
 from walker.refs import Ref
 from walker.safefile import MB, is_regular, read_tail
-from walker.sensitive import meaning_inference, sensitive_inference
+from walker.sensitive import sensitive_inference
 from walker.turns import EXPLORATORY, classify_turn, shaped_task
 from walker.vocabulary import cosine, load_vocabulary, weigh
 
@@ -150,7 +150,7 @@ def _blocked(record: StoredRecord, score: float, turn: dict[str, float], vocabul
     applies = max((cosine(turn, weigh(t, vocabulary)) for t in data.get("applies_when") or []), default=0.0)
     if applies < settings.applies:
         return "no applies_when matches"
-    if found := meaning_inference(said):  # the slow reader, for a record about to be shown only
+    if found := sensitive_inference(said, deep=True):  # a reader of meaning too, for a record about to be shown only
         return _carries(found)
     return None
 

@@ -8,7 +8,10 @@ sentences neither reader was fitted on (the check sets, ``--fit``), so the two l
 sentences they never saw. Its threshold follows the rule of the readers: the lowest at which its cross-validated
 precision is still 85%. An item of several sentences is read by the largest log-odds of each reader over its sentences.
 
-    python bench/judgement/fit_deep.py --fit bench/judgement/check/sensitive*.yaml [--check FILE ...] [--write]
+Reading fast (``--reader words``), the reader of words takes the reader of meaning's place: every install has it.
+
+    python bench/judgement/fit_deep.py --fit bench/judgement/check/sensitive*.yaml [--reader words] [--check FILE ...]
+        [--write]
 """
 
 from __future__ import annotations
@@ -25,14 +28,17 @@ from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
 from walker import sensitive
 from walker.meaning import vectors
+from walker.words import has_cjk, is_chinese
 
 STRENGTH = 1.0
 THRESHOLDS = tuple(round(0.95 - 0.05 * i, 2) for i in range(19))  # 0.95 down to 0.05
 
 
-def log_odds(text: str) -> tuple[str, float, float] | None:
+def log_odds(text: str, reader: str = "") -> tuple[str, float, float] | None:
     """The sentence's language and the two readers' largest log-odds over its sentences; None where no reader of
-    meaning reads any of them."""
+    meaning (with ``reader`` WORDS, of words) reads any of them."""
+    if reader == sensitive.WORDS:
+        return _words_log_odds(text)
     shown = sensitive._read_by_meaning(text)
     embedded = vectors([seen for _, seen, _ in shown]) if shown else None
     if embedded is None:
@@ -45,20 +51,35 @@ def log_odds(text: str) -> tuple[str, float, float] | None:
     return shown[0][2], max(pieces), max(meaning)
 
 
+def _words_log_odds(text: str) -> tuple[str, float, float] | None:
+    found = []
+    for sentence in (s.strip() for s in sensitive._sentences(text)):
+        language = "zh" if is_chinese(sentence) else None if has_cjk(sentence) else "en"
+        words = sensitive.words_logit(sentence, language) if language else None
+        if words is not None:
+            found.append((language, sensitive._logit(sensitive._piece_chance(sentence)), words))
+    if not found:
+        return None
+    return found[0][0], max(p for _, p, _ in found), max(w for _, _, w in found)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fit", type=Path, nargs="+", required=True)
     parser.add_argument("--check", type=Path, nargs="*", default=[])
+    parser.add_argument("--reader", choices=["meaning", sensitive.WORDS], default="meaning",
+                        help="weigh the model of pieces with the reader of meaning (reading deeply) or of words (fast)")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
+    words = args.reader == sensitive.WORDS
     os.environ.pop("WALKER_MEANING", None)
-    if sensitive.model_folder() is None:
+    if not words and sensitive.model_folder() is None:
         raise SystemExit("the readers of meaning need walker[meaning] installed (and WALKER_MEANING not 0)")
     weighed = {}
     for language in sensitive.MEANING_MODELS:
         rows, x = [], []
         for row in read(args.fit):
-            found = log_odds(row["text"])
+            found = log_odds(row["text"], sensitive.WORDS if words else "")
             if found and found[0] == language:
                 rows.append(row)
                 x.append(found[1:])
@@ -70,8 +91,9 @@ def main() -> None:
         print(f"\n{language}: {len(rows)} sentences read by meaning; threshold {threshold}, the lowest with "
               f"cross-validated precision {PRECISION['sensitive']:.0%} or more")
         report("  weighed, 5-fold cross-validated", rows, [p >= threshold for p in chances])
-        report("  either reader alone refusing (as before)", rows,
-               [p >= 0 or m >= sensitive._logit(sensitive.meaning_model(language).threshold) for p, m in x])
+        if not words:
+            report("  either reader alone refusing (as before)", rows,
+                   [p >= 0 or m >= sensitive._logit(sensitive.meaning_model(language).threshold) for p, m in x])
         model.fit(np.array(x), truth)
         (pieces, meaning), bias = model.coef_[0], model.intercept_[0]
         weighed[language] = {"pieces": round(float(pieces), 4), "meaning": round(float(meaning), 4),
@@ -79,9 +101,15 @@ def main() -> None:
         print(f"  weights: pieces {pieces:.2f}, meaning {meaning:.2f}, bias {bias:.2f}")
     if args.write:
         path = ROOT / "walker" / "models" / sensitive.WEIGHING
-        path.write_text(json.dumps({"judgement": "sensitive, read deeply: the two readers weighed",
-                                    "fitted_on": [p.name for p in args.fit], "strength": STRENGTH, **weighed}) + "\n",
-                        "utf-8")
+        entry = {"fitted_on": [p.name for p in args.fit], "strength": STRENGTH, **weighed}
+        data = json.loads(path.read_text("utf-8"))
+        if words:
+            data[sensitive.WORDS] = {"judgement": "sensitive, read fast: the reader of words and the model of pieces "
+                                                  "weighed (in each language, 'meaning' weighs the reader of words)", **entry}
+        else:
+            data = {"judgement": "sensitive, read deeply: the two readers weighed", **entry,
+                    **({sensitive.WORDS: data[sensitive.WORDS]} if sensitive.WORDS in data else {})}
+        path.write_text(json.dumps(data) + "\n", "utf-8")
         print(f"wrote {path.relative_to(ROOT)}")
         sensitive.weighing.cache_clear()
     for path in args.check:

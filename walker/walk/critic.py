@@ -142,7 +142,7 @@ def sensitive_attribute(c: Candidate, ctx: CriticContext) -> str | None:
         if found := sensitive_inference(_unquoted(text, haystack), deep=True):
             return f"infers {found}"
     for passage in c.passages:
-        if found := sensitive_inference(passage, deep=True):
+        if found := sensitive_inference(passage, deep=True, notes=True):
             return f"quotes {found}"
     return None
 
