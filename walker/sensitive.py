@@ -169,11 +169,13 @@ WORD = re.compile(r"[a-z]+(?:['-][a-z]+)*")  # a word as the reader of words rea
 
 
 class WordsModel(NamedTuple):
-    """Per word, its weight (how rare it is) and its score in each language; per language a bias and a threshold."""
+    """Per word, its weight (how rare it is) and its score in each language; per language a bias, and how the weighed
+    mean and the strongest word are read together (weight of each, and a bias)."""
     position: dict[str, int]  # each word's place in the lists below
     weights: tuple[float, ...]
     scores: dict[str, tuple[float, ...]]
     bias: dict[str, float]
+    pooled: dict[str, tuple[float, float, float]]
 
 
 @cache
@@ -186,7 +188,9 @@ def words_model() -> WordsModel | None:
     languages = [language for language in MEANING_MODELS if language in data]
     return WordsModel({word: i for i, word in enumerate(data["words"])}, tuple(map(float, data["weights"])),
                       {language: tuple(map(float, data[language]["scores"])) for language in languages},
-                      {language: float(data[language]["bias"]) for language in languages})
+                      {language: float(data[language]["bias"]) for language in languages},
+                      {language: tuple(float(data[language]["pooled"][k]) for k in ("mean", "top", "bias"))  # type: ignore[misc]
+                       for language in languages if "pooled" in data[language]})
 
 
 def read_in_english(sentence: str, language: str) -> str | None:
@@ -196,15 +200,20 @@ def read_in_english(sentence: str, language: str) -> str | None:
 
 def words_logit(sentence: str, language: str) -> float | None:
     """The reader of words' log-odds that ``sentence`` (in ``language``) says something sensitive about a person: the
-    weighed mean of its words' scores; None where it knows none of its words."""
+    weighed mean of its words' scores read with the strongest word's (one word can say it: "mosque" among eight
+    ordinary ones); None where it knows none of its words."""
     model = words_model()
     if model is None or language not in model.scores or not (read := read_in_english(sentence, language)):
         return None
     found = [model.position[word] for word in WORD.findall(read.lower()) if word in model.position]
     if not found:
         return None
-    scores, weights = model.scores[language], model.weights
-    return sum(weights[i] * scores[i] for i in found) / sum(weights[i] for i in found) + model.bias[language]
+    scores, weights, bias = model.scores[language], model.weights, model.bias[language]
+    mean = sum(weights[i] * scores[i] for i in found) / sum(weights[i] for i in found) + bias
+    if language not in model.pooled:
+        return mean
+    on_mean, on_top, pooled_bias = model.pooled[language]
+    return on_mean * mean + on_top * (max(scores[i] for i in found) + bias) + pooled_bias
 
 
 @cache

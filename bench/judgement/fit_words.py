@@ -11,7 +11,8 @@ holds, per word, its weight and its score in each language: reading a sentence c
 and words no labelled sentence used are scored by what the encoder makes of them (a "stick", a "funeral", a "mosque").
 Chinese is read as the English glosses of its words (``walker.glosses``). Its threshold follows the rule of the
 other readers (the lowest at which its cross-validated precision is still 85%); the guard itself weighs it with the
-model of pieces (``fit_deep.py --reader words``).
+model of pieces (``fit_deep.py --reader words``). The strongest word's score is read beside the mean (a second
+logistic model over the two): one word can say it ("mosque" among eight ordinary ones).
 
     python bench/judgement/fit_words.py --fit tests/data/judgement/sensitive-{1..14}.yaml
         --background VAULT... --fields FILE... [--check FILE ...] [--write]
@@ -114,9 +115,21 @@ def main() -> None:
         model.fit(x, truth)
         scaler, logistic = model[0], model[1]
         direction = logistic.coef_[0] / scaler.scale_
-        data[language] = {"bias": round(float(logistic.intercept_[0] - direction @ scaler.mean_), 4),
-                          "threshold": threshold, "items": len(texts),
-                          "scores": [round(float(s), 3) for s in vectors @ direction]}
+        scores = vectors @ direction
+        bias = float(logistic.intercept_[0] - direction @ scaler.mean_)
+        # The strongest word beside the mean: a second logistic model over the two, on the same sentences.
+        pooled_x = np.array([_mean_and_top(text, index, scores, weights, bias) for text in shown])
+        pooled = LogisticRegression(max_iter=1000, class_weight="balanced")
+        pooled_chances = cross_val_predict(pooled, pooled_x, truth, cv=StratifiedKFold(5, shuffle=True, random_state=0),
+                                           method="predict_proba")[:, 1]
+        pooled_threshold = lowest_threshold(pooled_chances, truth, PRECISION["sensitive"], THRESHOLDS)
+        report(f"  with the strongest word (threshold {pooled_threshold}), 5-fold cross-validated", labelled,
+               [p >= pooled_threshold for p in pooled_chances[: len(labelled)]])
+        pooled.fit(pooled_x, truth)
+        data[language] = {"bias": round(bias, 4), "threshold": pooled_threshold, "items": len(texts),
+                          "pooled": {"mean": round(float(pooled.coef_[0][0]), 4), "top": round(float(pooled.coef_[0][1]), 4),
+                                     "bias": round(float(pooled.intercept_[0]), 4)},
+                          "scores": [round(float(s), 3) for s in scores]}
     if args.write:
         path = ROOT / "walker" / "models" / sensitive.WORDS_MODEL
         path.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")) + "\n", "utf-8")
@@ -129,6 +142,16 @@ def main() -> None:
         print(f"\ncheck {path} (written apart)")
         report("  the reader of words alone", rows, [_refused(r["text"], thresholds) for r in rows])
         report("  walker's guard, reading fast", rows, [sensitive.sensitive_inference(r["text"]) is not None for r in rows])
+
+
+def _mean_and_top(text: str, index: dict[str, int], scores: np.ndarray, weights: np.ndarray,
+                  bias: float) -> tuple[float, float]:
+    """The weighed mean of a text's word scores and its strongest word's score, each with the bias (0, 0 where it knows
+    none of its words)."""
+    ids = [index[w] for w in sensitive.WORD.findall(text.lower()) if w in index]
+    if not ids:
+        return 0.0, 0.0
+    return float(weights[ids] @ scores[ids] / weights[ids].sum()) + bias, float(scores[ids].max()) + bias
 
 
 def _refused(text: str, thresholds: dict[str, float]) -> bool:
