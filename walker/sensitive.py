@@ -295,8 +295,8 @@ def _sigmoid(x: float) -> float:
 
 
 # A sentence ends at a terminator before a space or a capital (not inside "Questions.md" or "3.5"), at one closed by a
-# quotation mark or bracket, and at a closing quotation mark before a capital or a Chinese character: a claim whose quotation (shown as “…”)
-# ends its sentence goes on with the next one ("… adds “…” Whoever wrote this walks with a stick").
+# quotation mark or bracket, and at a closing quotation mark before a capital or a Chinese character: in a claim
+# whose quotations are shown as “…”, the next sentence starts after one ("… adds “…” Whoever wrote this is tired").
 _SENTENCE_END = re.compile(r"(?<=[.!?;])(?:\s+|(?=[A-Z]))|(?<=[.!?;][”\"’»)])\s+|(?<=[”\"’»])\s+(?=[A-Z\u4e00-\u9fff])|(?<=[。！？；])\s*")
 
 
