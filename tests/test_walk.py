@@ -354,3 +354,18 @@ def test_every_quoted_passage_is_text_its_ref_opens(sample_vault, monkeypatch):
     assert seen
     assert all(normal(passage) in normal(opened or "") for passage, opened in seen), \
         [p for p, o in seen if normal(p) not in normal(o or "")]
+
+
+def test_the_commands_of_a_formula_are_not_words_two_passages_share(tmp_path):
+    """Obsidian renders $…$ as math: "\\underline" and "\\frac" are its markup, never a thread between two notes."""
+    from walker.walk.sense import shared_words
+    from walker.words import tokens, words
+
+    first = r"La solución óptima es $\underline{x} = \frac{b}{a}$ cuando la restricción está activa."
+    second = r"El flujo máximo vale $\frac{c}{2}$ y el corte mínimo se marca con $\underline{S}$ en la figura."
+    assert "underline" not in words(first) and "frac" not in words(second)
+    assert "nderline" not in tokens(first)  # nor a command read from its second letter
+    vault = write_vault(tmp_path / "vault", {"Optima.md": f"# Optima\n\n{first}\n", "Flujo.md": f"# Flujo\n\n{second}\n"})
+    ws = Workspace.open(vault)
+    assert not {"underline", "frac"} & set(shared_words(first, second, ws.index))
+    assert words(r"C:\Users\ana\notes and plain words") == ["and", "plain", "words"]  # nor the parts of a path

@@ -231,7 +231,8 @@ def fingerprint(corpus: Corpus) -> str:
     return digest.hexdigest()
 
 
-_INDEX_RULES = "|".join([source_digest(Path(__file__).parent, ("similarity.py", "vocabulary.py", "weights.py")),
+# The code that decides what the index holds, words.py (what a word is) among it: a change to any starts a fresh index.
+_INDEX_RULES = "|".join([source_digest(Path(__file__).parent, ("similarity.py", "vocabulary.py", "weights.py", "words.py")),
                          source_digest(Path(__file__).parent / "corpus", ("text.py",))])
 
 

@@ -28,10 +28,12 @@ KANA = "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f"
 # Word characters outside Han and kana, so that "用Redis做缓存" gives "redis" as well as its Chinese words.
 _LETTERS = rf"[^\W\d_{HAN}{KANA}]"
 _WORD_CHAR = rf"[^\W{HAN}{KANA}]"
-TOKEN_PATTERN = rf"(?<!{_WORD_CHAR}){_LETTERS}{{3,}}(?!{_WORD_CHAR})"  # three letters or more, no digits
+# Three letters or more, no digits, not right after a backslash: "\underline" and "\frac" in a formula are commands
+# of its markup (Obsidian renders $…$ as math), not words a person wrote.
+TOKEN_PATTERN = rf"(?<!\\)(?<!{_WORD_CHAR}){_LETTERS}{{3,}}(?!{_WORD_CHAR})"
 _LATIN = re.compile(TOKEN_PATTERN)
 _TOKEN = re.compile(rf"{TOKEN_PATTERN}|(?P<cjk>[{HAN}{KANA}]+)")
-_ANY_LENGTH = re.compile(rf"{_LETTERS}+|(?P<cjk>[{HAN}{KANA}]+)")
+_ANY_LENGTH = re.compile(rf"(?<!\\)(?<!{_LETTERS}){_LETTERS}+|(?P<cjk>[{HAN}{KANA}]+)")
 _CJK = re.compile(f"[{HAN}{KANA}]")
 _CJK_RUNS = re.compile(f"[{HAN}{KANA}]+")
 _KANA = re.compile(f"[{KANA}]")
