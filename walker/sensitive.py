@@ -124,7 +124,7 @@ def words_inference(text: str) -> str | None:
     about a person, or None. A sentence the reader of words cannot read (Japanese, or no word it knows) is judged by
     the model of pieces alone."""
     for sentence in (s.strip() for s in _sentences(text[:MAX_CHARS])):
-        language = "zh" if is_chinese(sentence) else None if has_cjk(sentence) else "en"
+        language = language_of(sentence)
         words = words_logit(sentence, language) if language else None
         weigh = weighing(language, WORDS) if language else None
         if words is None or weigh is None:
@@ -191,6 +191,11 @@ def words_model() -> WordsModel | None:
                       {language: float(data[language]["bias"]) for language in languages},
                       {language: tuple(float(data[language]["pooled"][k]) for k in ("mean", "top", "bias"))  # type: ignore[misc]
                        for language in languages if "pooled" in data[language]})
+
+
+def language_of(sentence: str) -> str | None:
+    """The language a reader of meaning reads a sentence in: "zh", "en", or None (Japanese, Korean: not read)."""
+    return "zh" if is_chinese(sentence) else None if has_cjk(sentence) else "en"
 
 
 def read_in_english(sentence: str, language: str) -> str | None:
@@ -273,7 +278,7 @@ def _read_by_meaning(text: str) -> list[tuple[str, str, str]]:
         return []
     shown = []
     for sentence in (s.strip() for s in _sentences(text[:MAX_CHARS])):
-        language = "zh" if is_chinese(sentence) else None if has_cjk(sentence) else "en"
+        language = language_of(sentence)
         if language is None or meaning_model(language) is None:
             continue
         if read := read_in_english(sentence, language):

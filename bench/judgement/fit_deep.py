@@ -28,7 +28,6 @@ from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
 from walker import sensitive
 from walker.meaning import vectors
-from walker.words import has_cjk, is_chinese
 
 STRENGTH = 1.0
 THRESHOLDS = tuple(round(0.95 - 0.05 * i, 2) for i in range(19))  # 0.95 down to 0.05
@@ -54,7 +53,7 @@ def log_odds(text: str, reader: str = "") -> tuple[str, float, float] | None:
 def _words_log_odds(text: str) -> tuple[str, float, float] | None:
     found = []
     for sentence in (s.strip() for s in sensitive._sentences(text)):
-        language = "zh" if is_chinese(sentence) else None if has_cjk(sentence) else "en"
+        language = sensitive.language_of(sentence)
         words = sensitive.words_logit(sentence, language) if language else None
         if words is not None:
             found.append((language, sensitive._logit(sensitive._piece_chance(sentence)), words))

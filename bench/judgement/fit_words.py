@@ -157,8 +157,8 @@ def _mean_and_top(text: str, index: dict[str, int], scores: np.ndarray, weights:
 def _refused(text: str, thresholds: dict[str, float]) -> bool:
     """Whether the reader of words alone, at its own threshold, refuses a sentence of ``text``."""
     for sentence in sensitive._sentences(text):
-        language = "zh" if sensitive.is_chinese(sentence) else "en"
-        found = sensitive.words_logit(sentence.strip(), language)
+        language = sensitive.language_of(sentence.strip())
+        found = sensitive.words_logit(sentence.strip(), language) if language else None
         if found is not None and found >= sensitive._logit(thresholds[language]):
             return True
     return False
