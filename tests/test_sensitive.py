@@ -154,3 +154,13 @@ def test_on_sets_written_after_it_was_built_the_reader_of_words_keeps_its_measur
     truth = [r["label"] == "sensitive" for r in rows]
     hit = sum(t and s for t, s in zip(truth, said))
     assert hit / sum(said) >= precision and hit / sum(truth) >= recall
+
+
+def test_a_long_text_is_read_deeply_as_far_as_a_field_is_in_whole_sentences():
+    """A seed or a hand-written record may be any length; the readers of meaning read it as far as a field is, and the
+    sentence the bound cuts is not read as if it were whole ("The bed was mulc")."""
+    long = "The bed was mulched with straw in early spring. " * 1_000
+    assert sensitive_inference(long, deep=True) is None
+    assert all(s.endswith(".") for s in sensitive._first_sentences(long))
+    one = "word " * 2_000  # a single sentence longer than the bound is read as far as the bound
+    assert sensitive._first_sentences(one) == [one[:4000].strip()]

@@ -123,7 +123,7 @@ def words_inference(text: str) -> str | None:
     """The first sentence the reader of words and the model of pieces, weighed, read as saying something sensitive
     about a person, or None. A sentence the reader of words cannot read (Japanese, or no word it knows) is judged by
     the model of pieces alone."""
-    for sentence in (s.strip() for s in _sentences(text[:MAX_CHARS])):
+    for sentence in _first_sentences(text):
         language = language_of(sentence)
         words = words_logit(sentence, language) if language else None
         weigh = weighing(language, WORDS) if language else None
@@ -277,7 +277,7 @@ def _read_by_meaning(text: str) -> list[tuple[str, str, str]]:
     if model_folder() is None:
         return []
     shown = []
-    for sentence in (s.strip() for s in _sentences(text[:MAX_CHARS])):
+    for sentence in _first_sentences(text):
         language = language_of(sentence)
         if language is None or meaning_model(language) is None:
             continue
@@ -303,6 +303,13 @@ def _sigmoid(x: float) -> float:
 # quotation mark or bracket, and at a closing quotation mark before a capital or a Chinese character: in a claim
 # whose quotations are shown as “…”, the next sentence starts after one ("… adds “…” Whoever wrote this is tired").
 _SENTENCE_END = re.compile(r"(?<=[.!?;])(?:\s+|(?=[A-Z]))|(?<=[.!?;][”\"’»)])\s+|(?<=[”\"’»])\s+(?=[A-Z\u4e00-\u9fff])|(?<=[。！？；])\s*")
+
+
+def _first_sentences(text: str) -> list[str]:
+    """The sentences of ``text`` a reader of meaning reads: as far as a field is (MAX_CHARS), each whole. The sentence
+    the bound cuts is left out ("The bed was mulc" reads as another sentence), unless it is the only one."""
+    said = [s.strip() for s in _sentences(text[:MAX_CHARS])]
+    return said[:-1] if len(text) > MAX_CHARS and len(said) > 1 else said
 
 
 def _sentences(text: str) -> list[str]:
