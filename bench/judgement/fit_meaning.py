@@ -55,6 +55,24 @@ def embed(texts: list[str], language: str) -> np.ndarray:
     return np.array(found)
 
 
+def innocent_texts(vaults: list[Path], fields: list[Path]) -> list[str]:
+    """What a reader of meaning is fitted to read as innocent: what the offline engine writes in the fields the gate
+    reads, sentences of each vault, and the sentences of the other judgements' labelled sets."""
+    texts = [r["text"] for vault in vaults for r in engine_fields(vault, "sensitive", ENGINE_FIELDS)]
+    texts += [t for vault in vaults for t in vault_sentences(vault, VAULT_SENTENCES)]
+    return texts + field_sentences(fields)
+
+
+def training_set(fit: list[Path], innocent: list[str], language: str) -> tuple[list[dict], list[str], list[bool]]:
+    """The labelled sentences in ``language``, then the innocent ones read as the guard reads a text (sentence by
+    sentence, split at ; too): the labelled rows, every text, and whether each is sensitive."""
+    labelled = [r for r in read(fit) if in_language(r["text"], language)]
+    background = [t for t in dict.fromkeys(s.strip() for t in innocent for s in sensitive._sentences(t))
+                  if t and in_language(t, language)]
+    return labelled, [r["text"] for r in labelled] + background, [r["label"] == "sensitive" for r in labelled] + \
+        [False] * len(background)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fit", type=Path, nargs="+", required=True)
@@ -66,24 +84,17 @@ def main() -> None:
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     os.environ.pop("WALKER_MEANING", None)
-    labelled = [r for r in read(args.fit) if in_language(r["text"], args.language)]
-    background = [r["text"] for vault in args.background for r in engine_fields(vault, "sensitive", ENGINE_FIELDS)]
-    background += [t for vault in args.background for t in vault_sentences(vault, VAULT_SENTENCES)]
-    background += field_sentences(args.fields)
-    # Read as the guard reads a text: sentence by sentence, split at ; too.
-    background = [t for t in dict.fromkeys(s.strip() for t in background for s in sensitive._sentences(t))
-                  if t and in_language(t, args.language)]
-    texts = [r["text"] for r in labelled] + background
-    truth = [r["label"] == "sensitive" for r in labelled] + [False] * len(background)
+    labelled, texts, truth = training_set(args.fit, innocent_texts(args.background, args.fields), args.language)
     x = embed(texts, args.language)
-    print(f"reader of meaning ({args.language}): {len(labelled)} labelled sentences, {len(background)} background")
+    print(f"reader of meaning ({args.language}): {len(labelled)} labelled sentences, "
+          f"{len(texts) - len(labelled)} background")
     model = LogisticRegression(C=STRENGTH, max_iter=5000, class_weight="balanced")
     chances = cross_val_predict(model, x, truth, cv=StratifiedKFold(5, shuffle=True, random_state=0),
                                 method="predict_proba")[:, 1]
     threshold = lowest_threshold(chances, truth, PRECISION["sensitive"], THRESHOLDS)
     refused = sum(p >= threshold for p in chances[len(labelled):])
     print(f"threshold {threshold}: the lowest with cross-validated precision {PRECISION['sensitive']:.0%} or more; "
-          f"{refused} of {len(background)} background sentences refused")
+          f"{refused} of {len(texts) - len(labelled)} background sentences refused")
     report("fit files, 5-fold cross-validated", labelled, [p >= threshold for p in chances[: len(labelled)]])
     model.fit(x, truth)
     if args.write:

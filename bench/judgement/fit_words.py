@@ -26,18 +26,8 @@ import os
 from pathlib import Path
 
 import numpy as np
-from fit import (
-    PRECISION,
-    ROOT,
-    VAULT_SENTENCES,
-    engine_fields,
-    field_sentences,
-    lowest_threshold,
-    read,
-    report,
-    vault_sentences,
-)
-from fit_meaning import ENGINE_FIELDS, THRESHOLDS, in_language
+from fit import PRECISION, ROOT, lowest_threshold, read, report
+from fit_meaning import THRESHOLDS, innocent_texts, training_set
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 from sklearn.pipeline import make_pipeline
@@ -46,7 +36,7 @@ from wordfreq import top_n_list, word_frequency
 
 from walker import meaning, sensitive
 
-VOCABULARY = 20_000  # the commonest English words: 40,000 read the check sets no better
+VOCABULARY = 20_000  # the commonest English words (50,000 refused more good fields: bench/README.md)
 SMOOTH = 1e-3  # a in a / (a + p(word)): the value Arora, Liang and Ma found good across tasks
 STRENGTH = 1.0
 
@@ -89,27 +79,19 @@ def main() -> None:
     index = {w: i for i, w in enumerate(words)}
     vectors = word_vectors(words)
     weights = np.array([SMOOTH / (SMOOTH + word_frequency(w, "en")) for w in words])
-    # what the offline engine writes in the fields the gate reads, as the reader of meaning is fitted: the reader of
-    # words reads those fields, and without them it refused the engine's own "Looking for everything the vault says…"
-    background_all = [r["text"] for vault in args.background for r in engine_fields(vault, "sensitive", ENGINE_FIELDS)]
-    background_all += [t for vault in args.background for t in vault_sentences(vault, VAULT_SENTENCES)]
-    background_all += field_sentences(args.fields)
+    innocent = innocent_texts(args.background, args.fields)
     data: dict[str, object] = {"judgement": "sensitive, by words", "encoder": meaning.MODEL_PACKAGE,
                                "smooth": SMOOTH, "strength": STRENGTH, "words": words,
                                "weights": [round(float(w), 4) for w in weights]}
     for language in sensitive.MEANING_MODELS:
-        labelled = [r for r in read(args.fit) if in_language(r["text"], language)]
-        background = [t for t in dict.fromkeys(s.strip() for t in background_all for s in sensitive._sentences(t))
-                      if t and in_language(t, language)]
-        texts = [r["text"] for r in labelled] + background
-        truth = [r["label"] == "sensitive" for r in labelled] + [False] * len(background)
+        labelled, texts, truth = training_set(args.fit, innocent, language)
         shown = [sensitive.read_in_english(t, language) or "" for t in texts]
         x = sentence_means(shown, index, vectors, weights)
         model = make_pipeline(StandardScaler(), LogisticRegression(C=STRENGTH, max_iter=5000, class_weight="balanced"))
         chances = cross_val_predict(model, x, truth, cv=StratifiedKFold(5, shuffle=True, random_state=0),
                                     method="predict_proba")[:, 1]
         threshold = lowest_threshold(chances, truth, PRECISION["sensitive"], THRESHOLDS)
-        print(f"reader of words ({language}): {len(labelled)} labelled sentences, {len(background)} background; "
+        print(f"reader of words ({language}): {len(labelled)} labelled sentences, {len(texts) - len(labelled)} background; "
               f"threshold {threshold}")
         report("  fit files, 5-fold cross-validated", labelled, [p >= threshold for p in chances[: len(labelled)]])
         model.fit(x, truth)

@@ -55,7 +55,7 @@ _RECEIVED = re.compile(r"\b(?:well[- ]known|as the (?:old )?saying goes|the (?:o
 # The cited material itself, and words that only place or count it: an agent of these names no outside source.
 MATERIAL = frozenset("note notes passage passages entry entries diary log logs page pages paragraph".split())
 _OWN = MATERIAL | frozenset("first second third former latter both each one two other another earlier later previous "
-                             "same own pair author writer".split())  # the notes' author: their own voice
+                            "same own pair author writer".split())  # the notes' author: their own voice
 
 # Chinese: 正如X所说, 跟X说的一样, X建议/提醒/强调, 据X, 按照X的说法, 印证了X; 俗话说, 众所周知, 公认.
 _ZH_VERB = (r"(?:所说|所言|所讲|说的|讲的|说过|讲过|说|讲|提醒|建议|推荐|强调|认为|指出|提到|提过|判断|警告|教的|教过|"
