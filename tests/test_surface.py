@@ -245,3 +245,19 @@ def test_a_turn_is_read_deeply_only_when_a_record_would_be_shown_beside_it(vault
     assert result.surfaced == [] and result.scores["hyp-2026-11-30-003"] >= 0.3 and not any(deep)
     result = surface(vault, "I wonder how fast to feed a sourdough starter, and why it collapses after feeding.")
     assert [e["id"] for e in result.surfaced] == ["hyp-2026-11-30-001"] and any(deep)
+
+
+def test_a_record_too_long_for_a_side_note_is_never_read_whole_on_a_turn(tmp_path):
+    """A hand-edited record may hold 100 situations of 19,000 characters each (about 3 MB written); the hook reads every record on
+    every turn, so such a record must cost no more than an ordinary one, and is never shown unasked."""
+    import time
+
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    situation = "feeding a sourdough starter twice a day and watching it collapse " * 300
+    PoolStore(vault).write_record("active", surface_record("hyp-2026-11-30-001", "A claim about starter feeding.",
+                                                       applies=[situation[:19_000]] * 100))
+    surface(vault, "What is the capital of France?")  # models and dictionaries loaded once
+    started = time.perf_counter()
+    result = surface(vault, "I've been wondering why my sourdough starter collapses after I feed it twice a day.")
+    assert time.perf_counter() - started < 2.0
+    assert result.surfaced == [] and "too long" in (result.silent_reason or "")

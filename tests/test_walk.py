@@ -162,6 +162,19 @@ def test_a_seed_that_asks_to_decide_or_to_do_is_refused_with_one_line(sample, se
     assert not (sample / "walks" / "active").exists() or not any((sample / "walks" / "active").iterdir())
 
 
+def test_a_seed_longer_than_an_idea_is_refused_in_bounded_time(sample):
+    """A seed is read whole by the sensitive guard: a pasted chapter (here 120,000 characters, near the longest
+    argument a shell passes) took seconds. It is refused at once, with one line that says what a seed is."""
+    import time
+
+    seed = "The compost bed was mulched with straw and left to rest over the winter months. " * 1500
+    started = time.perf_counter()
+    result = CliRunner().invoke(main, ["walk", str(sample), "--seed", seed, "--dry-run"])
+    assert time.perf_counter() - started < 5.0
+    assert result.exit_code == 2 and "characters" in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
 @pytest.mark.parametrize("seed", ["Compost heaps go sour without air",
                                   "What if sourdough starters and compost heaps fail the same way?"])
 def test_a_statement_or_a_wondering_seeds_a_walk(sample, seed):

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from walker.config import between, load_settings, table
+from walker.fitted import MAX_CHARS
 from walker.pool import lifecycle
 from walker.pool.lifecycle import LifecycleError
 from walker.pool.records import LABELS, confidence_rank
@@ -135,6 +136,8 @@ def _blocked(record: StoredRecord, score: float, turn: dict[str, float], vocabul
     if data.get("impact") != "add":
         return "impact is rewrite: shown only when asked for"
     said = " ".join(str(x) for x in [data.get("claim", ""), *(data.get("applies_when") or [])])
+    if len(said) > MAX_CHARS:  # a hand edit's: a walk's claim and situations run to a few hundred characters
+        return f"its claim and situations run to {len(said):,} characters: too long for a side note (at most {MAX_CHARS:,})"
     if found := sensitive_inference(said):
         return _carries(found)
     if score < settings.match_auto:

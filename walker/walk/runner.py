@@ -21,6 +21,7 @@ import numpy as np
 from walker import safeyaml
 from walker.config import between, table
 from walker.errors import WalkerError
+from walker.fitted import MAX_CHARS
 from walker.pool import lifecycle
 from walker.pool.lifecycle import ref_digests
 from walker.pool.recordfile import StoredRecord
@@ -246,6 +247,9 @@ def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]
         proposition, ref = propose(ws.index, ws.corpus.notes[path])
         return Seed(path, proposition, ref, "given", "named on the command line")
     if options.seed_text:
+        if len(options.seed_text) > MAX_CHARS:  # read whole by the guard below, in time in proportion
+            raise NoSeed(f"the seed runs to {len(options.seed_text):,} characters; a walk starts from an idea, a sentence "
+                         f"or a paragraph (at most {MAX_CHARS:,} characters): give its gist, or --seed-note NOTE")
         if found := sensitive_inference(options.seed_text, deep=True):
             raise NoSeed(f"the seed infers {found}. A walk does not start from what someone's health, mind, "
                          "gender, age, origin, faith, sexuality, politics, family or disability may be; "
