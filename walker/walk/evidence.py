@@ -19,9 +19,6 @@ Every signal is a number a reader could check by hand:
   go together.
 - ``mentioned``: one note names the other (its title, in prose) without linking it: Obsidian's "unlinked
   mention", a link its author has not made yet.
-- ``home``: one passage sits in the note or under the heading named for a thread word and the other only uses the
-  word: one explains what the other mentions (a section "IP spoofing", and a passage on an attack that spoofs its
-  source). Both or neither so placed reads 0.
 - ``apart``: how far apart the notes' top-level folders are in meaning (1 - domain closeness).
 - ``question``: one passage asks what the other may answer.
 - ``coherence``: how much the notes that use the shared words are about one thing (the length of the
@@ -52,7 +49,7 @@ from walker.corpus.text import Paragraph
 from walker.graph import Adjacency
 from walker.similarity import TextIndex
 from walker.walk.kinds import DAILY
-from walker.words import has_cjk, stem, words, zipf
+from walker.words import has_cjk, stem, zipf
 
 EVERYDAY_UNMEASURED = 4.0  # the Zipf value evidence without ``everyday`` reads: about the development pairs' mean
 MIN_GENRE = 10  # a genre's document frequencies mean something once it holds this many notes
@@ -73,7 +70,6 @@ class Evidence:
     side_by_side: float = 0.0  # (records written before these two were measured read 0)
     mentioned: float = 0.0
     everyday: float = EVERYDAY_UNMEASURED
-    home: float = 0.0
     meaning: float | None = None
 
     def as_dict(self) -> dict[str, float]:
@@ -186,13 +182,6 @@ class Mentions:
 
     def either(self, a: str, b: str) -> bool:
         return self.names(a, b) or self.names(b, a)
-
-
-def home(places: tuple[str, str], stems: Iterable[str]) -> bool:
-    """Whether exactly one of two passages' places (its note's names and the heading over it) names a thread word."""
-    thread = set(stems)
-    named = [bool(thread & {stem(w) for w in words(place)}) for place in places]
-    return named[0] != named[1]
 
 
 def everyday(shared: Iterable[str]) -> float:

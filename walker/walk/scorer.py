@@ -25,10 +25,10 @@ MODEL_SIGNALS = {
 
 # MODEL BEGIN: written by bench/quality/fit.py --write (bench/README.md has its output); signals centred and scaled.
 MODELS: dict[str, dict[str, dict[str, float]]] = {"plain": {
-    "mean": {"specific": 0.7571, "salience": 0.7157, "context": 0.3165, "topic": 0.4048, "phrase": 0.2109, "joined": 0.2045, "side_by_side": 0.06709, "mentioned": 0.05431, "apart": 0.2239, "question": 0.05112, "coherence": 0.613, "everyday": 3.609, "home": 0.2524},
-    "scale": {"specific": 0.1923, "salience": 0.2016, "context": 0.2442, "topic": 0.2379, "phrase": 0.4079, "joined": 0.4033, "side_by_side": 0.2502, "mentioned": 0.2266, "apart": 0.3024, "question": 0.2202, "coherence": 0.1084, "everyday": 1.079, "home": 0.4344},
-    "weight": {"specific": -0.1465, "salience": 0.3035, "context": 0.2399, "topic": 0.7138, "phrase": 0.2235, "joined": -0.3274, "side_by_side": -0.2768, "mentioned": 0.1407, "apart": 0.3684, "question": 0.05142, "coherence": 0.1261, "everyday": -0.4671, "home": 0.4576},
-    "bias": {"bias": -2.126},
+    "mean": {"specific": 0.7571, "salience": 0.7157, "context": 0.3165, "topic": 0.4048, "phrase": 0.2109, "joined": 0.2045, "side_by_side": 0.06709, "mentioned": 0.05431, "apart": 0.2239, "question": 0.05112, "coherence": 0.613, "everyday": 3.609},
+    "scale": {"specific": 0.1923, "salience": 0.2016, "context": 0.2442, "topic": 0.2379, "phrase": 0.4079, "joined": 0.4033, "side_by_side": 0.2502, "mentioned": 0.2266, "apart": 0.3024, "question": 0.2202, "coherence": 0.1084, "everyday": 1.079},
+    "weight": {"specific": -0.1465, "salience": 0.3035, "context": 0.2399, "topic": 0.7138, "phrase": 0.2235, "joined": -0.3274, "side_by_side": -0.2768, "mentioned": 0.1407, "apart": 0.3684, "question": 0.05142, "coherence": 0.1261, "everyday": -0.4671},
+    "bias": {"bias": -1.802},
 }, "meaning": {
     "mean": {"meaning": 0.4169, "topic": 0.421, "joined": 0.2276, "side_by_side": 0.07463, "mentioned": 0.0597, "apart": 0.2209, "everyday": 3.725},
     "scale": {"meaning": 0.1822, "topic": 0.2396, "joined": 0.4193, "side_by_side": 0.2628, "mentioned": 0.2369, "apart": 0.3041, "everyday": 0.8645},
@@ -54,8 +54,6 @@ _READ: dict[str, dict[str, tuple[str, str]]] = {
         "side_by_side": ("no note lists them together", "a note already lists them side by side"),
         "mentioned": ("neither note names the other", "one note names the other without linking it"),
         "apart": ("the notes sit in folders of one subject", "the notes sit in subjects far apart"),
-        "home": ("neither passage sits where the shared words are the subject (a title or heading), or both do",
-                 "one passage sits under a title or heading named for the shared words, the other only uses them"),
         "question": ("neither passage asks a question", "one passage asks a question"),
         "coherence": ("the notes that use the shared words are about unrelated things",
                       "the notes that use the shared words are all about one thing"),
@@ -72,7 +70,6 @@ _READ: dict[str, dict[str, tuple[str, str]]] = {
         "side_by_side": ("没有笔记把它们列在一起", "已经有一篇笔记把它们并排列在一起"),
         "mentioned": ("两篇笔记都没有提到对方", "一篇笔记提到了另一篇的标题，却没有链接"),
         "apart": ("两篇笔记在同一主题的文件夹里", "两篇笔记的主题相距很远"),
-        "home": ("两段话都不在以共同词命名的标题下，或者都在", "一段话在以共同词命名的标题下，另一段只是用到这些词"),
         "question": ("两段话都没有提问", "其中一段话在提问"),
         "coherence": ("用到这些共同词的笔记各谈各的", "用到这些共同词的笔记都在谈同一件事"),
         "meaning": ("两段话说的是不同的事", "两段话说的几乎是同一件事"),

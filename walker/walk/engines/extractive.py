@@ -24,7 +24,7 @@ from walker.sensitive import sensitive_inference
 from walker.walk.candidate import Candidate, End
 from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
-from walker.walk.evidence import Evidence, Genres, Lexicon, Mentions, everyday, home, salience, side_by_side
+from walker.walk.evidence import Evidence, Genres, Lexicon, Mentions, everyday, salience, side_by_side
 from walker.walk.kinds import (
     DAILY,
     DOMAIN_APART,
@@ -40,7 +40,6 @@ from walker.walk.widen import widen
 from walker.wander import (
     Item,
     central_sentence,
-    heading_over,
     paragraph_ref,
     section_ref,
     shared_neighbour,
@@ -147,11 +146,10 @@ class ExtractiveEngine:
         best = _best_passages(quotable, a.path, b.path, (titles_b[:1] + linked, titles_a[:1] + linked), passages)
         if best is None:
             return None
-        (text_a, ref_a, heading_a), (text_b, ref_b, heading_b), specific, rare = best
+        (text_a, ref_a), (text_b, ref_b), specific, rare = best
         first, second = (a, b), (b, a)
         if is_question(text_b) and not is_question(text_a):  # the question is the first end of an answer
-            (text_a, ref_a, heading_a), (text_b, ref_b, heading_b), (first, second) = \
-                (text_b, ref_b, heading_b), (text_a, ref_a, heading_a), (second, first)
+            (text_a, ref_a), (text_b, ref_b), (first, second) = (text_b, ref_b), (text_a, ref_a), (second, first)
         end_a, end_b = first[0], first[1]
         duplicate = _duplicates(context, end_a.path, end_b.path)
         if not duplicate and (_names(context, text_a, end_b.path) or _names(context, text_b, end_a.path)):
@@ -163,7 +161,7 @@ class ExtractiveEngine:
         via = _shared_note(context, end_a.path, end_b.path)
         domains = _domains(context, end_a.path, end_b.path)
         evidence = quotable.evidence(end_a.path, end_b.path, text_a, text_b, frozenset(rare), terms, specific,
-                                     joined=via is not None, headings=(heading_a, heading_b))
+                                     joined=via is not None)
         pair = Pair(note_name(end_a.title), note_name(end_b.title), text_a, text_b, joined._replace(terms=terms),
                     same_concept=_one_subject(evidence.topic, domains == ONE_FOLDER),
                     linked=via is not None, domains=domains, duplicate=duplicate)
@@ -204,17 +202,16 @@ class Quotable(NamedTuple):
 
     sentences: tuple[Sentence, ...]
     ref: str
-    heading: str  # the heading over the paragraph ("" for none)
     rare: dict[str, float]  # the paragraph's rare stems, each at its weight in the sentence that weighs it most
     stems: frozenset[str]  # stems of all its words
 
     @classmethod
-    def of(cls, sentences: tuple[Sentence, ...], ref: str, heading: str) -> Quotable:
+    def of(cls, sentences: tuple[Sentence, ...], ref: str) -> Quotable:
         rare: dict[str, float] = {}
         for sentence in sentences:
             for term, weight in sentence.rare.items():
                 rare[term] = max(rare.get(term, 0.0), weight)
-        return cls(sentences, ref, heading, rare, frozenset().union(*(s.stems for s in sentences)))
+        return cls(sentences, ref, rare, frozenset().union(*(s.stems for s in sentences)))
 
     @property
     def text(self) -> str:
@@ -259,13 +256,6 @@ class Propositions:
             self._titles[path] = [_stems(notes[p].title) for p in (path, *self._context.links.get(path, ())) if p in notes]
         return self._titles[path]
 
-    def heading(self, path: str, text: str) -> str:
-        """The heading over the paragraph of the note that holds ``text`` ("" for none, or no such paragraph)."""
-        note, start = self._context.corpus.notes[path], sentences(text)[:1]
-        paragraph = next((p for p in self._context.index.paragraphs.get(path, []) if start and start[0] in p.text), None)
-        heading = heading_over(note, paragraph) if paragraph is not None else None
-        return heading.text if heading else ""
-
     def explained(self, terms: tuple[str, ...], ends: set[str]) -> bool:
         """Whether one of the thread's terms is the name (title or alias) of another note: that note already
         gathers what the vault says of it, and two passages that both mention it are not a discovery."""
@@ -279,11 +269,8 @@ class Propositions:
         return any(set(self._named.get(tuple(term.split()), ())) - ends for term in terms)
 
     def evidence(self, a: str, b: str, text_a: str, text_b: str, stems: frozenset[str], terms: tuple[str, ...],
-                 specific: float, joined: bool, headings: tuple[str, str] = ("", "")) -> Evidence:
+                 specific: float, joined: bool) -> Evidence:
         index = self._context.index
-        notes = self._context.corpus.notes
-        places = tuple(" ".join((notes[path].title, *notes[path].aliases, heading))
-                       for path, heading in zip((a, b), headings))
         context = index.closeness(text_a, text_b, stems)
         return Evidence(
             specific=specific,
@@ -298,7 +285,6 @@ class Propositions:
             question=float(is_question(text_a) != is_question(text_b)),
             coherence=sum(map(self._lexicon.coherence, stems)) / len(stems) if stems else 0.0,
             everyday=everyday(surface_forms(text_a, terms)),
-            home=float(home(places, stems)),
             meaning=self._meaning.closeness(text_a, text_b),
         )
 
@@ -317,8 +303,7 @@ class Propositions:
                 whole = [self.sentence(path, text) for text in run[: MAX_PROPOSITIONS - read]]
                 read += len(whole)
                 if whole:
-                    heading = heading_over(note, paragraph)
-                    found.append(Quotable.of(tuple(whole), paragraph_ref(note, paragraph), heading.text if heading else ""))
+                    found.append(Quotable.of(tuple(whole), paragraph_ref(note, paragraph)))
                 if read >= MAX_PROPOSITIONS:
                     return found
         return found
@@ -360,7 +345,7 @@ def _best_passages(quotable: Propositions, a: str, b: str, titles: tuple[list[fr
         return {w: weight for w, weight in passage.rare.items() if w not in mentioned}
 
     def pinned(path: str, text: str) -> list[Quotable]:
-        return [Quotable.of((quotable.sentence(path, text),), path, quotable.heading(path, text))]
+        return [Quotable.of((quotable.sentence(path, text),), path)]
 
     first = [(q, threadable(q, titles[0])) for q in (pinned(a, only[0]) if only else quotable(a))]
     second = [(q, threadable(q, titles[1])) for q in (pinned(b, only[1]) if only else quotable(b))]
@@ -383,7 +368,7 @@ def _best_passages(quotable: Propositions, a: str, b: str, titles: tuple[list[fr
     if best is None:
         return None
     (found, _), qa, qb, shared = best
-    return (qa.quote(shared)[0], qa.ref, qa.heading), (qb.quote(shared)[0], qb.ref, qb.heading), found, shared
+    return (qa.quote(shared)[0], qa.ref), (qb.quote(shared)[0], qb.ref), found, shared
 
 
 def _asks(passage: Quotable) -> bool:
