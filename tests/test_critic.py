@@ -378,3 +378,23 @@ def test_a_chinese_claim_is_read_against_english_passages_in_every_sense_of_its_
         claim=("菌根网络里每个连接点各自拿糖换磷和水，整个网络照样平衡供需；集群里没有节点看得到全貌，"
                "节点之间只做局部交换，整个集群照样收敛。"))
     assert "ungrounded" not in fired(claim, both)
+
+
+def test_a_candidate_no_record_could_hold_is_refused_before_it_is_read(tmp_path, sample_vault):
+    """A hand-written or model-written candidate may carry a claim of a megabyte: each rule reads it in time in
+    proportion (4 s for 900 KB), and no record could hold it (a property holds 20,000 characters)."""
+    import time
+
+    claim = "Compost says the heap goes sour without air, and Sourdough Starter adds that a starter goes sour too. " * 9000
+    path = tmp_path / "candidates.yaml"
+    path.write_text(yaml.safe_dump([{
+        "id": "huge", "claim": claim, "supporting_refs": ["Garden/Compost.md", "Kitchen/Sourdough Starter.md"],
+        "confidence": "low", "impact": "add", "impact_reason": "a link would put the two sour things side by side",
+        "applies_when": ["when a heap smells sour in spring"], "never_applies_when": ["when baking bread"],
+        "disconfirm_if": ["the heap is not sour"], "why_it_matters": "Two kinds of sourness share a cause."}]))
+    started = time.perf_counter()
+    result = CliRunner().invoke(main, ["critique", str(path), str(sample_vault), "--json"])
+    assert time.perf_counter() - started < 2.0
+    verdict = json.loads(result.output)["verdicts"][0]
+    assert not verdict["accepted"] and verdict["rules"] == ["unrecordable"]
+    assert "20000 characters" in verdict["reasons"][0]

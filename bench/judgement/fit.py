@@ -33,6 +33,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
 from walker import fitted
+from walker.words import has_cjk
 
 ROOT = Path(__file__).resolve().parents[2]
 BAD = frozenset({"bad", "sensitive"})
@@ -54,6 +55,24 @@ VAULT_SENTENCES = 800  # at most this many sentences of each background vault, d
 
 def read(paths: list[Path]) -> list[dict]:
     return [row for path in paths for row in yaml.safe_load(path.read_text("utf-8"))]
+
+
+FIELDS = ("claim", "impact_reason", "why_it_matters", "applies_when", "never_applies_when", "disconfirm_if")
+
+
+def good_fields(paths: list[Path]) -> list[dict]:
+    """Every field of the good candidates of critique-case sets (``critique-cases*.yaml``), as innocent items: what a
+    hypothesis's fields look like when they infer nothing about anyone, the note-keeper practising and planning among
+    them ("when the author plans the week…"). Chinese fields are labelled so (``lang``)."""
+    items = []
+    for case in read(paths):
+        if case.get("defect") != "good":
+            continue
+        for field in FIELDS:
+            value = case["candidate"].get(field) or []
+            for text in [value] if isinstance(value, str) else value:
+                items.append({"text": str(text), "label": "innocent", "lang": "zh" if has_cjk(str(text)) else "en"})
+    return items
 
 
 def report(name: str, rows: list[dict], said: list[bool]) -> None:

@@ -22,7 +22,7 @@ import os
 from pathlib import Path
 
 import numpy as np
-from fit import PRECISION, ROOT, lowest_threshold, read, report
+from fit import PRECISION, ROOT, good_fields, lowest_threshold, read, report
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold, cross_val_predict
 
@@ -68,6 +68,8 @@ def main() -> None:
     parser.add_argument("--check", type=Path, nargs="*", default=[])
     parser.add_argument("--reader", choices=["meaning", sensitive.WORDS], default="meaning",
                         help="weigh the model of pieces with the reader of meaning (reading deeply) or of words (fast)")
+    parser.add_argument("--fields", type=Path, nargs="*", default=[],
+                        help="critique-case sets whose good candidates' fields are read as innocent")
     parser.add_argument("--write", action="store_true")
     args = parser.parse_args()
     words = args.reader == sensitive.WORDS
@@ -77,7 +79,7 @@ def main() -> None:
     weighed = {}
     for language in sensitive.MEANING_MODELS:
         rows, x = [], []
-        for row in read(args.fit):
+        for row in read(args.fit) + good_fields(args.fields):
             found = log_odds(row["text"], sensitive.WORDS if words else "")
             if found and found[0] == language:
                 rows.append(row)
@@ -100,7 +102,7 @@ def main() -> None:
         print(f"  weights: pieces {pieces:.2f}, meaning {meaning:.2f}, bias {bias:.2f}")
     if args.write:
         path = ROOT / "walker" / "models" / sensitive.WEIGHING
-        entry = {"fitted_on": [p.name for p in args.fit], "strength": STRENGTH, **weighed}
+        entry = {"fitted_on": [p.name for p in args.fit + args.fields], "strength": STRENGTH, **weighed}
         data = json.loads(path.read_text("utf-8"))
         if words:
             data[sensitive.WORDS] = {"judgement": "sensitive, read fast: the reader of words and the model of pieces "

@@ -18,7 +18,7 @@ from walker import fitted
 from walker.corpus.model import Corpus
 from walker.glosses import english_senses
 from walker.passages import ref_text
-from walker.pool.records import CONFIDENCES, IMPACTS
+from walker.pool.records import CONFIDENCES, IMPACTS, LIST_LIMIT, text_problem
 from walker.refs import note_of
 from walker.sensitive import sensitive_inference
 from walker.similarity import TextIndex
@@ -377,6 +377,21 @@ def _note_similarity(a: str, b: str, ctx: CriticContext) -> float:
     return float((ctx.index.notes[rows[0]] @ ctx.index.notes[rows[1]].T).toarray()[0, 0])
 
 
+def unrecordable(c: Candidate) -> str | None:
+    """A field no record could hold (too long, a control character) or a list longer than a record's: a model's
+    runaway answer or a hand-written file, refused before any rule reads it."""
+    for name in ("claim", "impact_reason", "why_it_matters", "title"):
+        if why := text_problem(getattr(c, name)):
+            return f"its {name} {why}: no record could hold it"
+    for name in ("supporting_refs", "applies_when", "never_applies_when", "disconfirm_if"):
+        items = getattr(c, name)
+        if len(items) > LIST_LIMIT:
+            return f"its {name} holds more than {LIST_LIMIT} items: no record could hold it"
+        if why := next((w for item in items if (w := text_problem(item))), None):
+            return f"an item of its {name} {why}: no record could hold it"
+    return None
+
+
 RULES: tuple[tuple[str, Check], ...] = (
     ("no-refs", no_refs),
     ("refs-not-retrieved", refs_not_retrieved),
@@ -397,6 +412,8 @@ RULES: tuple[tuple[str, Check], ...] = (
 
 
 def judge(candidate: Candidate, ctx: CriticContext) -> Verdict:
+    if why := unrecordable(candidate):  # read no further: every rule reads a field in time in proportion to it
+        return Verdict(False, ("unrecordable",), (why,))
     fired = [(name, reason) for name, check in RULES if (reason := check(candidate, ctx))]
     return Verdict(not fired, tuple(n for n, _ in fired), tuple(r for _, r in fired))
 

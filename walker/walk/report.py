@@ -100,6 +100,7 @@ WORDS: dict[str, dict[str, str]] = {
 # What each of the critic's rules says when it rejects a candidate, in Chinese; an English report gives each
 # rejection's own reason (its details are English sentences).
 RULES_ZH = {
+    "unrecordable": "有一项太长（或含控制字符），任何记录都放不下",
     "no-refs": "没有引用任何出处",
     "refs-not-retrieved": "引用了这次散步没有读到的笔记",
     "refs-unresolved": "有出处在笔记库里打不开",
