@@ -382,3 +382,13 @@ def test_the_commands_of_a_formula_are_not_words_two_passages_share(tmp_path):
     ws = Workspace.open(vault)
     assert not {"underline", "frac"} & set(shared_words(first, second, ws.index))
     assert words(r"C:\Users\ana\notes and plain words") == ["and", "plain", "words"]  # nor the parts of a path
+
+
+@pytest.mark.parametrize("forms", [("notified", "notifies", "notify"), ("applied", "applies", "apply"),
+                                   ("studied", "studies", "study"), ("copied", "copies", "copy")])
+def test_the_past_of_a_verb_in_y_is_one_word_with_its_other_forms(forms):
+    """"Observers are notified" and "the subject notifies them" share a word: one passage's past tense and the other's
+    present are one thread, as "stored" and "stores" already were."""
+    from walker.words import stem
+
+    assert len({stem(form) for form in forms}) == 1

@@ -311,8 +311,9 @@ GLUE = frozenset("""a an and are as at be by for from has have in into is it its
 
 
 def stem(word: str) -> str:
-    """branch/branches, device/devices, store/stored: enough of a word's form to match its other forms in English."""
-    if word.endswith("ies") and len(word) > 4:
+    """branch/branches, device/devices, store/stored, notify/notified: enough of a word's form to match its other forms
+    in English."""
+    if word.endswith(("ies", "ied")) and len(word) > 4:
         return word[:-3] + "y"
     for suffix in ("sses", "ing", "ed", "es", "s"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3 and not word.endswith(("ss", "us", "is")):
