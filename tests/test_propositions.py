@@ -105,3 +105,16 @@ def test_a_copied_vault_without_dates_still_has_forgotten_seeds(tmp_path):
         os.utime(path, ns=(1_800_000_000 * 10**9, 1_800_000_000 * 10**9))
     seeds = json.loads(cli("seeds", vault, "--now", "2026-12-03T07:50:00", "--json").output)
     assert seeds["forgotten"] and all("no date known" in s["reason"] for s in seeds["forgotten"])
+
+
+def test_a_line_that_only_links_to_an_outside_page_is_a_reference_not_a_sentence():
+    """A reference list item is the title of someone else's article: "why are gradients unstable?" under 参考 is no
+    question the note asks, and no passage to quote (a walk paired it as a question another note answers)."""
+    text = ("# 梯度\n\n梯度爆炸和梯度消失都和参数初始化有关。\n\n## 参考\n\n"
+            "- [为什么深度神经网络的梯度会不稳定？](https://zhuanlan.zhihu.com/p/1)\n"
+            "- [How do residual connections help?](https://example.com/a \"the title\"), <https://example.com/b>\n"
+            "- Read [this piece](https://example.com/c) before the exam: it explains the vanishing gradient well.\n")
+    found = paragraphs_of(text, parse_note("梯度.md", text))
+    assert [p.text for p in found if p.prose] == [
+        "梯度爆炸和梯度消失都和参数初始化有关。", "Read this piece before the exam: it explains the vanishing gradient well."]
+    assert len(found) == 4  # the references stay in the note's text, for what the note is about

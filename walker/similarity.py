@@ -376,7 +376,7 @@ def _prose(paragraphs: Mapping[str, list[Paragraph]], copied: frozenset[str]) ->
     which took a 10,000-note fit from 4 to 6 s; the draw it weights measured the same with either."""
 
     def count(found: list[Paragraph]) -> int:
-        own = (s for p in found if not p.is_task and paragraph_key(p.text) not in copied for s in sentences(p.text))
+        own = (s for p in found if p.prose and paragraph_key(p.text) not in copied for s in sentences(p.text))
         return sum(1 for _ in islice((s for s in own if s[-1] in ".!" and len(s.split()) >= 6), MAX_PROSE))
 
     return {path: count(found) for path, found in paragraphs.items()}

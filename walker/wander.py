@@ -168,7 +168,7 @@ def central_sentence(index: TextIndex, path: str, paragraphs: list[Paragraph]) -
     best: dict[bool, tuple[float, str, Paragraph]] = {}  # by whether the sentence asks
     read = 0
     for position, paragraph in enumerate(paragraphs):
-        if paragraph.is_task:
+        if not paragraph.prose:
             continue
         for sentence in sentences(paragraph.text):
             read += 1

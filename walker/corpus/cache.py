@@ -215,7 +215,7 @@ _LINK = _shapes((str,), (str,), (int,), _TEXT_OR_NONE, _TEXT_OR_NONE)
 _HEADING = _shapes((int,), (str,), (int,), (int,))
 _BLOCK = _shapes((str,), (int,), (int,))
 _SECTION = _shapes(_TEXT_OR_NONE, (int,), (int,), (int,))
-_PARAGRAPH = _shapes((int,), (int,), (str,), _TEXT_OR_NONE, (bool,))
+_PARAGRAPH = _shapes((int,), (int,), (str,), _TEXT_OR_NONE, (bool,), (bool,))
 _PLAIN = (str, int, float, bytes, type(None))  # what YAML properties hold once read (dates stay text)
 
 

@@ -24,6 +24,9 @@ _MATH_FENCE = re.compile(r"^\s*\$\$")
 _EMBED = re.compile(r"!\[\[[^\[\]\n]*]]|!\[[^\[\]\n]*]\([^()\n]*\)")
 _WIKILINK = re.compile(r"\[\[([^\[\]|\n]*?)(?:\\?\|([^\[\]\n]*))?]]")
 _MD_LINK = re.compile(r"\[([^\[\]\n]*)]\([^()\n]*\)")
+# A link to a page outside the vault, as Markdown writes one ([title](https://…)) or bare (<https://…>, https://…).
+_OUTSIDE_LINK = re.compile(r"!?\[[^\[\]\n]*]\(\s*<?[a-z][a-z0-9+.-]*://[^()\n]*\)|<?\b[a-z][a-z0-9+.-]*://[^\s>]+>?",
+                           re.IGNORECASE)
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
 _PLACEHOLDER = re.compile(r"\{\{[^{}\n]*\}\}|<%[^%\n]*%>")
 _SCRIPT_OPEN = re.compile(r"<(script|style)\b[^<>]*>", re.IGNORECASE)
@@ -46,6 +49,12 @@ class Paragraph(NamedTuple):
     text: str  # plain text
     block_id: str | None
     is_task: bool = False
+    is_reference: bool = False  # nothing but links to pages outside the vault: their titles, not the note's words
+
+    @property
+    def prose(self) -> bool:
+        """Whether the paragraph is the note's own words: not a task, not a list of outside references."""
+        return not (self.is_task or self.is_reference)
 
 
 def read_paragraphs(root: Path | str, note: ParsedNote) -> list[Paragraph]:
@@ -108,7 +117,17 @@ def _paragraph(lines: list[tuple[int, str]]) -> Paragraph:
     if block:
         raw = raw[: block.start()]
     text = "\n".join(filter(None, map(plain, raw.split("\n")))) if "\n" in raw else plain(raw)
-    return Paragraph(lines[0][0], lines[-1][0], text, block.group(1).lower() if block else None, is_task)
+    return Paragraph(lines[0][0], lines[-1][0], text, block.group(1).lower() if block else None, is_task,
+                     _only_outside_links(raw))
+
+
+def _only_outside_links(markdown: str) -> bool:
+    """Whether a paragraph is nothing but links to outside pages (a reference list's item): no letter is left once
+    they are taken out."""
+    if "://" not in markdown:
+        return False
+    left = _OUTSIDE_LINK.sub(" ", markdown)
+    return left != markdown and not _LETTER.search(left)
 
 
 def plain(markdown: str) -> str:

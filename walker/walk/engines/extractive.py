@@ -293,7 +293,7 @@ class Propositions:
         found: list[Quotable] = []
         read = 0
         for paragraph in self._context.index.paragraphs.get(path, []):
-            if paragraph.is_task:
+            if not paragraph.prose:
                 continue
             # A quote is sentences in a row: one that cannot be quoted (a lead-in, a step) ends a run.
             for run in _runs(sentences(paragraph.text), lambda text: 6 <= word_count(text) <= 60
