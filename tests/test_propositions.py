@@ -118,3 +118,12 @@ def test_a_line_that_only_links_to_an_outside_page_is_a_reference_not_a_sentence
     assert [p.text for p in found if p.prose] == [
         "梯度爆炸和梯度消失都和参数初始化有关。", "Read this piece before the exam: it explains the vanishing gradient well."]
     assert len(found) == 4  # the references stay in the note's text, for what the note is about
+
+
+def test_a_hostile_line_full_of_dots_is_read_for_links_in_bounded_time():
+    import time
+
+    text = "# Note\n\n" + "a." * 100_000 + " https://example.com\n"
+    started = time.perf_counter()
+    found = paragraphs_of(text, parse_note("Note.md", text))
+    assert time.perf_counter() - started < 2.0 and found and found[0].prose

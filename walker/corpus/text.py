@@ -25,8 +25,8 @@ _EMBED = re.compile(r"!\[\[[^\[\]\n]*]]|!\[[^\[\]\n]*]\([^()\n]*\)")
 _WIKILINK = re.compile(r"\[\[([^\[\]|\n]*?)(?:\\?\|([^\[\]\n]*))?]]")
 _MD_LINK = re.compile(r"\[([^\[\]\n]*)]\([^()\n]*\)")
 # A link to a page outside the vault, as Markdown writes one ([title](https://…)) or bare (<https://…>, https://…).
-_OUTSIDE_LINK = re.compile(r"!?\[[^\[\]\n]*]\(\s*<?[a-z][a-z0-9+.-]*://[^()\n]*\)|<?\b[a-z][a-z0-9+.-]*://[^\s>]+>?",
-                           re.IGNORECASE)
+# Only web schemes: a pattern that reads any scheme would try every start of a word, in time in the square of a line.
+_OUTSIDE_LINK = re.compile(r"!?\[[^\[\]\n]*]\(\s*<?(?:https?|ftp)://[^()\n]*\)|<?\b(?:https?|ftp)://[^\s>]+>?", re.IGNORECASE)
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
 _PLACEHOLDER = re.compile(r"\{\{[^{}\n]*\}\}|<%[^%\n]*%>")
 _SCRIPT_OPEN = re.compile(r"<(script|style)\b[^<>]*>", re.IGNORECASE)
