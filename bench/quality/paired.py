@@ -131,7 +131,10 @@ def main() -> None:
     if args.command == "walk":
         named = [a for a in args.engines if "=" in a]
         engines = {name: Path(path) for name, _, path in (a.partition("=") for a in named)}
-        walk(args.out, engines, [Path(a) for a in args.engines if "=" not in a])
+        vaults = [Path(a) for a in args.engines if "=" not in a]
+        if not engines or not vaults:
+            parser.error("walk needs NAME=CHECKOUT for each engine and at least one vault")
+        walk(args.out, engines, vaults)
     elif args.command == "merge":
         merge(args.out, args.vaults, args.parts)
     else:
