@@ -11,13 +11,14 @@ from conftest import (
     copy_vault_files,
     kept_candidate,
     pair_candidate,
+    pair_context,
     real_vault,
     write_vault,
 )
 
 from walker.cli import main
 from walker.kinds.base import APART, ONE_DOMAIN, ONE_FOLDER, Pair
-from walker.walk.critic import CriticContext
+from walker.walk.critic import CriticContext, gate
 from walker.walk.engines.base import WalkContext
 from walker.walk.engines.extractive import ExtractiveEngine, Propositions
 from walker.walk.kinds import DOMAIN_APART, classify, disconfirmed
@@ -242,13 +243,15 @@ def test_a_claim_says_which_passage_sits_where_the_vault_treats_the_subject(tmp_
     vault = write_vault(copy_vault_files(SAMPLE_VAULT, tmp_path / "vault"), HOME)
     candidate = pair_candidate(Workspace.open(vault), *HOME)
     assert candidate is not None and candidate.kind == "missing-link"
-    assert "Soil Life has a section on it, “Mycorrhizal fungi”" in candidate.claim, candidate.claim
-    assert candidate.claim.startswith("Truffles speaks of “mycorrhizal fungi”")
+    assert "without a link to the section “Mycorrhizal fungi” of Soil Life" in candidate.claim, candidate.claim
+    assert candidate.claim.startswith("Truffles uses “mycorrhizal fungi”")
     assert "two accounts of" not in candidate.claim
     assert candidate.supporting_refs == ("Garden/Soil Life.md#Mycorrhizal fungi", "Garden/Truffles.md#Truffles")
+    (verdict,) = gate([candidate], pair_context(Workspace.open(vault), *HOME).critic)
+    assert verdict.accepted, verdict
 
 
 def test_a_heading_that_shares_one_word_with_the_thread_is_not_its_place(ws):
     """"What the roots do" and "Companion Planting" are not named for what the two passages share."""
     candidate = pair_candidate(ws, "Garden/Companion Planting.md", "Garden/Cover Crops.md")
-    assert candidate is not None and "has a section on it" not in candidate.claim
+    assert candidate is not None and "without a link to the section" not in candidate.claim

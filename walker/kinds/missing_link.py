@@ -27,8 +27,8 @@ KIND = Kind(
             "claim": "{A} says “{text_a}”, and {b} adds “{text_b}”: two accounts of {thread} in notes that do "
                      "not link to each other.",
             # One end sits under a heading named for the thread: the vault's place for what the other speaks of.
-            "claim_home": "{User} speaks of {thread}: “{text_user}”; {home} has a section on it, “{heading}”, which says "
-                          "“{text_home}”, yet {user} does not link to it.",
+            "claim_home": "{User} uses {thread} (“{text_user}”) without a link to the section “{heading}” of {home}: "
+                          "“{text_home}”",
             "impact": "add",
             "impact_reason": "a link between {a} and {b} would let each find what the other already says",
             "applies_when": ("Writing or revising a note about {about_a}.",
@@ -41,7 +41,7 @@ KIND = Kind(
         },
         "zh": {
             "claim": "{a}写道“{text_a}”，{b}也写道“{text_b}”：两处都在讲{thread}，两篇笔记却互不链接。",
-            "claim_home": "{user}谈到{thread}：“{text_user}”；{home}有专门讲它的一节“{heading}”，写道“{text_home}”，{user}却没有链接到那里。",
+            "claim_home": "{user}用到了{thread}（“{text_user}”），却没有链接到{home}的“{heading}”一节：“{text_home}”",
             "impact": "add",
             "impact_reason": "在{a}和{b}之间加一个链接，两边都能找到对方已经写下的内容",
             "applies_when": ("撰写或修改关于{about_a}的笔记时。",
