@@ -11,14 +11,13 @@ from conftest import (
     copy_vault_files,
     kept_candidate,
     pair_candidate,
-    pair_context,
     real_vault,
     write_vault,
 )
 
 from walker.cli import main
 from walker.kinds.base import APART, ONE_DOMAIN, ONE_FOLDER, Pair
-from walker.walk.critic import CriticContext, gate
+from walker.walk.critic import CriticContext
 from walker.walk.engines.base import WalkContext
 from walker.walk.engines.extractive import ExtractiveEngine, Propositions
 from walker.walk.kinds import DOMAIN_APART, classify, disconfirmed
@@ -227,31 +226,3 @@ def test_two_near_items_are_paired_and_two_middle_or_far_ones_are_not(ws, group,
     engine = ExtractiveEngine()
     bridges = {frozenset(end.path for end in c.bridge) for c in engine.roam(context, engine.inventory(context))}
     assert (frozenset(i.path for i in items) in bridges) is found
-
-
-HOME = {
-    "Garden/Soil Life.md": "# Soil Life\n\n## Mycorrhizal fungi\n\nMycorrhizal fungi carry phosphorus from far beyond the "
-                           "reach of the roots, and the plant pays them in sugars.\n",
-    "Garden/Truffles.md": "# Truffles\n\nA truffle is the fruit of mycorrhizal fungi that live on oak roots, which "
-                           "is why nobody has ever farmed one without the tree.\n",
-}
-
-
-def test_a_claim_says_which_passage_sits_where_the_vault_treats_the_subject(tmp_path):
-    """One passage sits under a heading named for the thread ("Mycorrhizal fungi"), the other only uses its words: the claim
-    says so, naming the section a reviewer opens, instead of "two accounts of" the words."""
-    vault = write_vault(copy_vault_files(SAMPLE_VAULT, tmp_path / "vault"), HOME)
-    candidate = pair_candidate(Workspace.open(vault), *HOME)
-    assert candidate is not None and candidate.kind == "missing-link"
-    assert "without a link to the section “Mycorrhizal fungi” of Soil Life" in candidate.claim, candidate.claim
-    assert candidate.claim.startswith("Truffles uses “mycorrhizal fungi”")
-    assert "two accounts of" not in candidate.claim
-    assert candidate.supporting_refs == ("Garden/Soil Life.md#Mycorrhizal fungi", "Garden/Truffles.md#Truffles")
-    (verdict,) = gate([candidate], pair_context(Workspace.open(vault), *HOME).critic)
-    assert verdict.accepted, verdict
-
-
-def test_a_heading_that_shares_one_word_with_the_thread_is_not_its_place(ws):
-    """"What the roots do" and "Companion Planting" are not named for what the two passages share."""
-    candidate = pair_candidate(ws, "Garden/Companion Planting.md", "Garden/Cover Crops.md")
-    assert candidate is not None and "without a link to the section" not in candidate.claim

@@ -25,7 +25,7 @@ from pathlib import PurePosixPath
 import numpy as np
 
 from walker.config import between
-from walker.corpus.model import Corpus, Heading, ParsedNote
+from walker.corpus.model import Corpus, ParsedNote
 from walker.corpus.text import Paragraph, is_proposition, sentences
 from walker.errors import WalkerError
 from walker.graph import Adjacency, shortest_distances
@@ -142,16 +142,11 @@ def section_ref(note: ParsedNote, section_index: int) -> str:
     return f"{note.path}#L{section.line}-L{section.end_line}"
 
 
-def heading_over(note: ParsedNote, paragraph: Paragraph) -> Heading | None:
-    """The innermost heading whose section holds the paragraph, or None."""
-    return next((h for h in reversed(note.headings) if h.line <= paragraph.line <= h.end_line), None)
-
-
 def paragraph_ref(note: ParsedNote, paragraph: Paragraph) -> str:
     """The smallest stable anchor for a paragraph: its block id, else its heading, else its lines."""
     if paragraph.block_id:
         return f"{note.path}#^{paragraph.block_id}"
-    heading = heading_over(note, paragraph)
+    heading = next((h for h in reversed(note.headings) if h.line <= paragraph.line <= h.end_line), None)
     # A heading's text opens its first heading of that text, in Obsidian as here: a later namesake gets lines.
     first = heading is not None and next(h for h in note.headings if h.text == heading.text) is heading
     if heading is not None and first and paragraph.end_line <= next(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import NamedTuple, Protocol
+from typing import Protocol
 
 from walker.words import GLUE, PLAIN_WORDS, stem, words
 
@@ -28,14 +28,6 @@ class Thread(Protocol):
     def terms(self) -> tuple[str, ...]: ...  # a stem, or the stems of one phrase, each
 
 
-class Home(NamedTuple):
-    """The end of a pair whose passage sits under a heading named for the thread, while the other end only uses its
-    words: a claim can then say what joins the passages, one is where the vault treats what the other speaks of."""
-
-    end: str  # "a" or "b"
-    heading: str
-
-
 @dataclass(frozen=True)
 class Pair:
     """Two passages from two notes, and what the vault says about the notes."""
@@ -49,7 +41,6 @@ class Pair:
     linked: bool  # a link, or a note both link to, joins them
     domains: str = APART  # ONE_FOLDER, ONE_DOMAIN or APART: where the two notes sit
     duplicate: bool = False  # the two notes cover one thing in mostly the same words
-    home: Home | None = None  # one end is where the vault treats the thread, under a heading named for it
 
 
 @dataclass(frozen=True)

@@ -26,9 +26,6 @@ KIND = Kind(
         "en": {
             "claim": "{A} says “{text_a}”, and {b} adds “{text_b}”: two accounts of {thread} in notes that do "
                      "not link to each other.",
-            # One end sits under a heading named for the thread: the vault's place for what the other speaks of.
-            "claim_home": "{User} uses {thread} (“{text_user}”) without a link to the section “{heading}” of {home}: "
-                          "“{text_home}”",
             "impact": "add",
             "impact_reason": "a link between {a} and {b} would let each find what the other already says",
             "applies_when": ("Writing or revising a note about {about_a}.",
@@ -41,7 +38,6 @@ KIND = Kind(
         },
         "zh": {
             "claim": "{a}写道“{text_a}”，{b}也写道“{text_b}”：两处都在讲{thread}，两篇笔记却互不链接。",
-            "claim_home": "{user}用到了{thread}（“{text_user}”），却没有链接到{home}的“{heading}”一节：“{text_home}”",
             "impact": "add",
             "impact_reason": "在{a}和{b}之间加一个链接，两边都能找到对方已经写下的内容",
             "applies_when": ("撰写或修改关于{about_a}的笔记时。",

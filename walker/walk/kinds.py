@@ -91,14 +91,6 @@ def word(kind: str, pair: Pair, index: TextIndex, merge_into_first: bool = True)
     names = {"a": a, "b": b, "A": capital(a), "B": capital(b), "into": into, "other": other, "thread": thread,
              "text_a": pair.text_a, "text_b": pair.text_b, "about_a": about(pair.text_a), "about_b": about(pair.text_b)}
     template = named(kind).wording["zh" if chinese else "en"]
-    claim = "claim"
-    if pair.home is not None and "claim_home" in template:
-        claim = "claim_home"
-        home_a = pair.home.end == "a"
-        home, user = (a, b) if home_a else (b, a)
-        text_home, text_user = (pair.text_a, pair.text_b) if home_a else (pair.text_b, pair.text_a)
-        names |= {"home": home, "user": user, "User": capital(user), "heading": pair.home.heading,
-                  "text_home": text_home, "text_user": text_user}
 
     def one(field: str) -> str:
         return str(template[field]).format(**names)
@@ -106,7 +98,7 @@ def word(kind: str, pair: Pair, index: TextIndex, merge_into_first: bool = True)
     def many(field: str) -> tuple[str, ...]:
         return tuple(line.format(**names) for line in template[field])
 
-    return Wording(one(claim), one("impact"), one("impact_reason"), many("applies_when"), many("never_applies_when"),
+    return Wording(one("claim"), one("impact"), one("impact_reason"), many("applies_when"), many("never_applies_when"),
                    many("disconfirm_if"), one("why_it_matters"))
 
 

@@ -17,7 +17,7 @@ from itertools import combinations
 from typing import NamedTuple
 
 from walker.corpus.text import is_proposition, join_sentences, sentences
-from walker.kinds.base import APART, ONE_DOMAIN, ONE_FOLDER, THREAD_WORDS, Home, Pair, content_stems, is_question
+from walker.kinds.base import APART, ONE_DOMAIN, ONE_FOLDER, THREAD_WORDS, Pair, is_question
 from walker.meaning import Meaning
 from walker.refs import Ref
 from walker.sensitive import sensitive_inference
@@ -40,7 +40,6 @@ from walker.walk.widen import widen
 from walker.wander import (
     Item,
     central_sentence,
-    heading_over,
     paragraph_ref,
     section_ref,
     shared_neighbour,
@@ -55,7 +54,6 @@ NOTEWORTHY_RULES = frozenset({"homonym", "ungrounded", "repeated-text", "restate
                               "unfalsifiable-claim", "applies-when-vague", "no-falsifiable-disconfirm",
                               "impact-unjustified"})
 MAX_PROPOSITIONS = 60  # sentences read per note: enough for any note's argument, bounded for huge ones
-MAX_HEADING = 80  # a heading longer than this is not a name a claim can quote
 MAX_QUOTED = 3  # sentences in a row one quote may hold: a mechanism is often told over two or three
 COPIED = 0.5  # notes sharing this share of their paragraphs are copies of one text
 DUPLICATE_CLOSENESS = 0.95  # notes this close in meaning (the latent axes)...
@@ -148,11 +146,10 @@ class ExtractiveEngine:
         best = _best_passages(quotable, a.path, b.path, (titles_b[:1] + linked, titles_a[:1] + linked), passages)
         if best is None:
             return None
-        (text_a, ref_a, heading_a), (text_b, ref_b, heading_b), specific, rare = best
+        (text_a, ref_a), (text_b, ref_b), specific, rare = best
         first, second = (a, b), (b, a)
         if is_question(text_b) and not is_question(text_a):  # the question is the first end of an answer
-            (text_a, ref_a, heading_a), (text_b, ref_b, heading_b), (first, second) = \
-                (text_b, ref_b, heading_b), (text_a, ref_a, heading_a), (second, first)
+            (text_a, ref_a), (text_b, ref_b), (first, second) = (text_b, ref_b), (text_a, ref_a), (second, first)
         end_a, end_b = first[0], first[1]
         duplicate = _duplicates(context, end_a.path, end_b.path)
         if not duplicate and (_names(context, text_a, end_b.path) or _names(context, text_b, end_a.path)):
@@ -167,8 +164,7 @@ class ExtractiveEngine:
                                      joined=via is not None)
         pair = Pair(note_name(end_a.title), note_name(end_b.title), text_a, text_b, joined._replace(terms=terms),
                     same_concept=_one_subject(evidence.topic, domains == ONE_FOLDER),
-                    linked=via is not None, domains=domains, duplicate=duplicate,
-                    home=_home((heading_a, heading_b), terms))
+                    linked=via is not None, domains=domains, duplicate=duplicate)
         kind = classify(pair)
         if kind is None:
             return None
@@ -206,17 +202,16 @@ class Quotable(NamedTuple):
 
     sentences: tuple[Sentence, ...]
     ref: str
-    heading: str  # the heading over the paragraph ("" for none)
     rare: dict[str, float]  # the paragraph's rare stems, each at its weight in the sentence that weighs it most
     stems: frozenset[str]  # stems of all its words
 
     @classmethod
-    def of(cls, sentences: tuple[Sentence, ...], ref: str, heading: str) -> Quotable:
+    def of(cls, sentences: tuple[Sentence, ...], ref: str) -> Quotable:
         rare: dict[str, float] = {}
         for sentence in sentences:
             for term, weight in sentence.rare.items():
                 rare[term] = max(rare.get(term, 0.0), weight)
-        return cls(sentences, ref, heading, rare, frozenset().union(*(s.stems for s in sentences)))
+        return cls(sentences, ref, rare, frozenset().union(*(s.stems for s in sentences)))
 
     @property
     def text(self) -> str:
@@ -260,13 +255,6 @@ class Propositions:
             notes = self._context.corpus.notes
             self._titles[path] = [_stems(notes[p].title) for p in (path, *self._context.links.get(path, ())) if p in notes]
         return self._titles[path]
-
-    def heading(self, path: str, text: str) -> str:
-        """The heading over the paragraph of the note that holds ``text`` ("" for none, or no such paragraph)."""
-        note, start = self._context.corpus.notes[path], sentences(text)[:1]
-        paragraph = next((p for p in self._context.index.paragraphs.get(path, []) if start and start[0] in p.text), None)
-        heading = heading_over(note, paragraph) if paragraph is not None else None
-        return heading.text if heading else ""
 
     def explained(self, terms: tuple[str, ...], ends: set[str]) -> bool:
         """Whether one of the thread's terms is the name (title or alias) of another note: that note already
@@ -315,8 +303,7 @@ class Propositions:
                 whole = [self.sentence(path, text) for text in run[: MAX_PROPOSITIONS - read]]
                 read += len(whole)
                 if whole:
-                    heading = heading_over(note, paragraph)
-                    found.append(Quotable.of(tuple(whole), paragraph_ref(note, paragraph), heading.text if heading else ""))
+                    found.append(Quotable.of(tuple(whole), paragraph_ref(note, paragraph)))
                 if read >= MAX_PROPOSITIONS:
                     return found
         return found
@@ -347,8 +334,7 @@ def _runs(texts: list[str], quotable: Callable[[str], bool]) -> list[list[str]]:
 
 
 def _best_passages(quotable: Propositions, a: str, b: str, titles: tuple[list[frozenset[str]], list[frozenset[str]]],
-                   only: tuple[str, str] | None = None
-                   ) -> tuple[tuple[str, str, str], tuple[str, str, str], float, set[str]] | None:
+                   only: tuple[str, str] | None = None) -> tuple[tuple[str, str], tuple[str, str], float, set[str]] | None:
     """The passage in each note that share the strongest thread of rare words (two or more), and those words.
 
     ``titles``, for each side: the titles whose words, when a passage says all of them, mention another note.
@@ -359,7 +345,7 @@ def _best_passages(quotable: Propositions, a: str, b: str, titles: tuple[list[fr
         return {w: weight for w, weight in passage.rare.items() if w not in mentioned}
 
     def pinned(path: str, text: str) -> list[Quotable]:
-        return [Quotable.of((quotable.sentence(path, text),), path, quotable.heading(path, text))]
+        return [Quotable.of((quotable.sentence(path, text),), path)]
 
     first = [(q, threadable(q, titles[0])) for q in (pinned(a, only[0]) if only else quotable(a))]
     second = [(q, threadable(q, titles[1])) for q in (pinned(b, only[1]) if only else quotable(b))]
@@ -382,22 +368,7 @@ def _best_passages(quotable: Propositions, a: str, b: str, titles: tuple[list[fr
     if best is None:
         return None
     (found, _), qa, qb, shared = best
-    return (qa.quote(shared)[0], qa.ref, qa.heading), (qb.quote(shared)[0], qb.ref, qb.heading), found, shared
-
-
-def _home(headings: tuple[str, str], terms: tuple[str, ...]) -> Home | None:
-    """The end whose passage sits under a heading named for the thread, when the other's does not: every content word
-    of the heading is one of the thread's ("Companion Planting" shares one word with "planting" and is not named for
-    it). A heading with links or markup is not quoted. (A note whose title is named for the thread is never an end:
-    a passage that says another note's title mentions that note, and its words are no thread.)"""
-    thread = {s for term in terms for s in term.split()}
-
-    def named_for(heading: str) -> bool:
-        said = content_stems(heading)
-        return len(heading) <= MAX_HEADING and not set(heading) & set("[]`*_<>|$\\") and bool(said) and said <= thread
-
-    found = [Home(end, heading) for end, heading in zip("ab", headings) if named_for(heading)]
-    return found[0] if len(found) == 1 else None
+    return (qa.quote(shared)[0], qa.ref), (qb.quote(shared)[0], qb.ref), found, shared
 
 
 def _asks(passage: Quotable) -> bool:
