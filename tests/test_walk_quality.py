@@ -134,3 +134,42 @@ def test_a_reason_against_a_pair_says_which_side_of_a_signal_counted():
         reason = explain(Evidence(**high))
         assert "common in the vault" not in reason and "no note links both" not in reason, (name, reason)
     assert "共同的词" in explain(Evidence(**dict(values, specific=math.expm1(3.0))), "zh")
+
+
+TEMAS = ["cebolla", "pimiento", "lenteja", "garbanzo", "calabaza", "berenjena", "espinaca", "alcachofa", "remolacha",
+         "zanahoria", "puerro", "acelga"]
+SPANISH = {
+    **{f"Huerta/{tema.capitalize()}.md": f"# {tema.capitalize()}\n\nLa {tema} crece mejor cuando el suelo está suelto, "
+       f"pero también necesita agua desde la siembra hasta la cosecha. Sobre todo conviene mirar cada semana porque "
+       f"puede secarse aunque siempre parezca que tiene bastante. Este año la {tema} salió donde mismo la pusimos "
+       f"antes, y ahora después de la lluvia está entre las mejores.\n" for tema in TEMAS},
+    "Trabajo/Informe.md": "# Informe\n\nHabrá que revisar aquellas columnas del informe trimestral antes de enviarlo "
+                          "al comité de dirección.\n",
+    "Casa/Balcón.md": "# Balcón\n\nHabrá que regar aquellas macetas del balcón todas las tardes cuando vuelva el calor "
+                      "de verano.\n",
+    "Cocina/Yogur.md": "# Yogur\n\nLa fermentación láctica espesa la leche en ocho horas si el cultivo se mantiene "
+                       "templado toda la noche.\n",
+    "Cocina/Chucrut.md": "# Chucrut\n\nEn el chucrut la fermentación láctica acidifica la col picada y la conserva "
+                         "durante meses en su propia salmuera.\n",
+}
+
+
+def test_stop_words_of_the_vaults_own_language_are_no_thread(tmp_path):
+    """In a vault written in Spanish, "habrá" and "aquellas" are rare in its notes and read as rare English words, but
+    they are the language's function words: a report to check and pots to water share no subject. "fermentación
+    láctica" in a yoghurt and a sauerkraut note is one."""
+    spanish = Workspace.open(write_vault(tmp_path / "vault", SPANISH))
+    assert pair_candidate(spanish, "Trabajo/Informe.md", "Casa/Balcón.md") is None
+    found = pair_candidate(spanish, "Cocina/Yogur.md", "Cocina/Chucrut.md")
+    assert found is not None and {"fermentación", "láctica"} <= set(found.grounding["rare_terms"])
+
+
+def test_an_english_vault_has_no_other_languages_stop_words(ws):
+    """sample-vault's commonest words are English: no other language's stop words are taken out of it."""
+    from walker.words import own_stop_words
+
+    common = [str(t) for t in ws.index.terms]
+    assert own_stop_words(common) == frozenset()
+    assert "aquellas" in own_stop_words(["para", "como", "pero", "sobre", "este", "esta", "entre", "cuando", "todo",
+                                         "también", "hasta", "desde", "porque", "puede", "donde", "mismo", "ahora",
+                                         "cada", "después", "aunque", "siempre", "bastante", "antes", "mejor", "tiene"])
