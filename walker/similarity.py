@@ -29,7 +29,7 @@ from walker.safefile import MB, read_bytes
 from walker.safewrite import write_atomic
 from walker.vocabulary import INDEX_VERSION, cache_name, save_vocabulary
 from walker.weights import Pieces
-from walker.words import PLAIN_WORDS, has_cjk, is_grammar, is_short, own_stop_words, stem, words
+from walker.words import PLAIN_WORDS, has_cjk, is_grammar, is_short, stem, words
 
 TITLE_WEIGHT = 3
 CONCEPT_AXES = 100
@@ -353,9 +353,8 @@ def build_index(corpus: Corpus) -> TextIndex:
         sections = sparse.csr_matrix((len(section_keys), 0), dtype=np.float32)
         terms, idf = np.array([], dtype=object), np.array([], dtype=np.float32)
     document_frequency = np.bincount(notes.indices, minlength=len(terms))
-    own = own_stop_words([str(terms[i]) for i in np.argsort(-document_frequency, kind="stable")[:100]])
-    plain = np.array([term in PLAIN_WORDS or term in own or is_short(term) or (has_cjk(term) and is_grammar(term))
-                      for term in terms], dtype=bool)
+    plain = np.array([term in PLAIN_WORDS or is_short(term) or (has_cjk(term) and is_grammar(term)) for term in terms],
+                     dtype=bool)
     rare = (document_frequency <= max(3, round(len(paths) ** 0.5))) & ~plain
     copied = _copied(paragraphs)
     return TextIndex(

@@ -305,25 +305,6 @@ PLAIN_WORDS = frozenset(
     recognize recognizes recognized""".split()
 )
 
-# Languages of the Latin alphabet other than English with a stop-word list in stopwords-iso.
-_LATIN_LANGUAGES = ("af", "br", "ca", "cs", "da", "de", "eo", "es", "et", "eu", "fi", "fr", "ga", "gl", "hr", "hu", "id",
-                    "it", "la", "lt", "lv", "ms", "nl", "no", "pl", "pt", "ro", "sk", "sl", "sv", "sw", "tl", "tr", "vi")
-OWN_LANGUAGE = 25  # a vault is written in a language when this many of its 100 commonest words are its stop words
-
-
-def own_stop_words(commonest: list[str]) -> frozenset[str]:
-    """The stop words of the language a vault's commonest words are written in, when that is a language of the Latin
-    alphabet other than English (stopwords-iso's list): "aquellas", "habrá" and "ningún" are no subject two notes
-    share. Empty for an English vault, and for other scripts, whose plain words are PLAIN_WORDS, scikit-learn's English
-    stop words and jieba's grammar."""
-    import stopwordsiso  # 0.04 s: only when an index is built
-
-    counts = {language: sum(word in stopwordsiso.stopwords(language) for word in commonest[:100])
-              for language in _LATIN_LANGUAGES}
-    language = max(counts, key=lambda language: (counts[language], language))
-    return frozenset(stopwordsiso.stopwords(language)) if counts[language] >= OWN_LANGUAGE else frozenset()
-
-
 # Words that join any phrase to anything: "the middle" and "in the middle" are not one phrase.
 GLUE = frozenset("""a an and are as at be by for from has have in into is it its of on or so that the their then
     there these this those to was were which who with""".split())
