@@ -11,13 +11,14 @@ from conftest import (
     copy_vault_files,
     kept_candidate,
     pair_candidate,
+    pair_context,
     real_vault,
     write_vault,
 )
 
 from walker.cli import main
 from walker.kinds.base import APART, ONE_DOMAIN, ONE_FOLDER, Pair
-from walker.walk.critic import CriticContext
+from walker.walk.critic import CriticContext, gate
 from walker.walk.engines.base import WalkContext
 from walker.walk.engines.extractive import ExtractiveEngine, Propositions
 from walker.walk.kinds import DOMAIN_APART, classify, disconfirmed
@@ -49,10 +50,15 @@ def test_each_kind_is_found_where_it_is(ws, a, b, kind):
     assert all(not any(t in situation for t in titles) for situation in candidate.applies_when[:1])
 
 
-def test_a_connection_the_author_already_made_is_no_discovery(ws):
-    """The music note says "as in Acid" itself: bridging it to Acid tells the owner what they wrote."""
-    assert pair_candidate(ws, "Kitchen/Acid.md", "Music/Tension and Release.md") is None
-    assert pair_candidate(ws, "Kitchen/Levain Build.md", "Systems/Cache Warming.md") is not None  # neither names the other
+def test_a_passage_that_names_another_note_without_linking_it_is_an_unlinked_mention(ws):
+    """The music note says "as in Acid" without a link: the claim says so, so the reviewer knows the link to add."""
+    found = pair_candidate(ws, "Kitchen/Acid.md", "Music/Tension and Release.md")
+    assert found is not None and found.claim.startswith("Tension and Release names Acid in “"), found
+    assert "without a link to it, and Acid says “" in found.claim
+    (verdict,) = gate([found], pair_context(ws, "Kitchen/Acid.md", "Music/Tension and Release.md").critic)
+    assert verdict.accepted, verdict
+    neither = pair_candidate(ws, "Kitchen/Levain Build.md", "Systems/Cache Warming.md")
+    assert neither is not None and " names " not in neither.claim
 
 
 def test_half_sentences_are_not_quoted(ws, tmp_path):

@@ -41,6 +41,7 @@ class Pair:
     linked: bool  # a link, or a note both link to, joins them
     domains: str = APART  # ONE_FOLDER, ONE_DOMAIN or APART: where the two notes sit
     duplicate: bool = False  # the two notes cover one thing in mostly the same words
+    names: str = ""  # "a": the first passage names the second note (its title or an alias) without linking it; "b"
 
 
 @dataclass(frozen=True)

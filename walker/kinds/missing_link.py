@@ -26,6 +26,8 @@ KIND = Kind(
         "en": {
             "claim": "{A} says “{text_a}”, and {b} adds “{text_b}”: two accounts of {thread} in notes that do "
                      "not link to each other.",
+            # One passage names the other note (its title or an alias) without linking it: an unlinked mention.
+            "claim_names": "{User} names {named} in “{text_user}” without a link to it, and {named} says “{text_named}”",
             "impact": "add",
             "impact_reason": "a link between {a} and {b} would let each find what the other already says",
             "applies_when": ("Writing or revising a note about {about_a}.",
@@ -38,6 +40,7 @@ KIND = Kind(
         },
         "zh": {
             "claim": "{a}写道“{text_a}”，{b}也写道“{text_b}”：两处都在讲{thread}，两篇笔记却互不链接。",
+            "claim_names": "{user}在“{text_user}”里提到了{named}，却没有链接到它，而{named}写道“{text_named}”",
             "impact": "add",
             "impact_reason": "在{a}和{b}之间加一个链接，两边都能找到对方已经写下的内容",
             "applies_when": ("撰写或修改关于{about_a}的笔记时。",
