@@ -61,6 +61,16 @@ def test_a_passage_that_names_another_note_without_linking_it_is_an_unlinked_men
     assert neither is not None and " names " not in neither.claim
 
 
+def test_a_chinese_unlinked_mention_is_worded_in_chinese(ws):
+    from walker.walk.kinds import word
+
+    a, b = "酸面团发酵太久会变酸，就像堆肥里说的那样，缺氧的时候乳酸菌占了上风。", "堆肥缺氧时乳酸菌和其他厌氧菌占上风，堆肥就会发酸发臭。"
+    pair = Pair("酸面团", "堆肥", a, b, thread(a, b, ws.index, True), same_concept=False, linked=False,
+                domains=ONE_FOLDER, mention="a")
+    claim = word("missing-link", pair, ws.index).claim
+    assert claim == f"酸面团在“{a}”里提到了堆肥，却没有链接到它，而堆肥写道“{b}”", claim
+
+
 def test_half_sentences_are_not_quoted(ws, tmp_path):
     vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
     write_vault(vault, {"Systems/Formats.md": "# Formats\n\nSo if the cache warming format is a peak window:\n\n"

@@ -17,7 +17,8 @@ ONE_FOLDER, ONE_DOMAIN, APART = "one folder", "one domain", "apart"
 # notes (``{A}`` capitalised, at the start of a sentence), ``{text_a}`` and ``{text_b}`` are the quoted passages,
 # ``{thread}`` the shared words, ``{about_a}`` and ``{about_b}`` what each passage is about; a duplicate merges
 # ``{other}`` into ``{into}``, the fuller note. Fields: claim, impact, impact_reason, why_it_matters (one line
-# each), applies_when, never_applies_when, disconfirm_if (lines).
+# each), applies_when, never_applies_when, disconfirm_if (lines); optionally claim_names, the claim when one passage
+# names the other note without linking it (``{user}`` names ``{named}``; ``{text_user}``, ``{text_named}``).
 Template = Mapping[str, str | tuple[str, ...]]
 
 
@@ -41,7 +42,7 @@ class Pair:
     linked: bool  # a link, or a note both link to, joins them
     domains: str = APART  # ONE_FOLDER, ONE_DOMAIN or APART: where the two notes sit
     duplicate: bool = False  # the two notes cover one thing in mostly the same words
-    names: str = ""  # "a": the first passage names the second note (its title or an alias) without linking it; "b"
+    mention: str = ""  # "a": the first passage names the second note (its title or an alias) without linking it; "b"
 
 
 @dataclass(frozen=True)

@@ -92,9 +92,9 @@ def word(kind: str, pair: Pair, index: TextIndex, merge_into_first: bool = True)
              "text_a": pair.text_a, "text_b": pair.text_b, "about_a": about(pair.text_a), "about_b": about(pair.text_b)}
     template = named(kind).wording["zh" if chinese else "en"]
     claim = "claim"
-    if pair.names and "claim_names" in template:  # one passage names the other note: say so
+    if pair.mention and "claim_names" in template:  # one passage names the other note: say so
         claim = "claim_names"
-        by_a = pair.names == "a"
+        by_a = pair.mention == "a"
         names |= {"user": a if by_a else b, "User": capital(a if by_a else b), "named": b if by_a else a,
                   "text_user": pair.text_a if by_a else pair.text_b, "text_named": pair.text_b if by_a else pair.text_a}
 

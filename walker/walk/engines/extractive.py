@@ -153,7 +153,7 @@ class ExtractiveEngine:
         end_a, end_b = first[0], first[1]
         duplicate = _duplicates(context, end_a.path, end_b.path)
         # A passage that names the other note without linking it is an unlinked mention: the link is the hypothesis.
-        names = "a" if _names(context, text_a, end_b.path) else "b" if _names(context, text_b, end_a.path) else ""
+        mention = "a" if _names(context, text_a, end_b.path) else "b" if _names(context, text_b, end_a.path) else ""
         joined = thread(text_a, text_b, context.index, True)
         terms = tuple(t for t in joined.terms if set(t.split()) & rare) or tuple(sorted(rare))
         if not duplicate and quotable.explained(terms, {end_a.path, end_b.path}):
@@ -164,12 +164,12 @@ class ExtractiveEngine:
                                      joined=via is not None)
         pair = Pair(note_name(end_a.title), note_name(end_b.title), text_a, text_b, joined._replace(terms=terms),
                     same_concept=_one_subject(evidence.topic, domains == ONE_FOLDER),
-                    linked=via is not None, domains=domains, duplicate=duplicate, names=names)
+                    linked=via is not None, domains=domains, duplicate=duplicate, mention=mention)
         kind = classify(pair)
         if kind is None:
             return None
-        if names and kind != "duplicate":
-            kind = "missing-link"  # the passage already says how the notes relate (an analogy it draws itself): the link is new
+        if mention and kind != "duplicate":  # the passage says how the notes relate (an analogy it draws itself):
+            kind = "missing-link"  # what is new is the link
         into_first = _longer(context, end_a.path, end_b.path) == end_a.path
         wording = word(kind, pair, context.index, into_first)
         return Candidate(
