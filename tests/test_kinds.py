@@ -55,6 +55,7 @@ def test_a_passage_that_names_another_note_without_linking_it_is_an_unlinked_men
     found = pair_candidate(ws, "Kitchen/Acid.md", "Music/Tension and Release.md")
     assert found is not None and found.claim.startswith("Tension and Release names Acid in “"), found
     assert "without a link to it, and Acid says “" in found.claim
+    assert found.why_it_matters.startswith("A title typed without a link shows only in the unlinked mentions of Acid")
     (verdict,) = gate([found], pair_context(ws, "Kitchen/Acid.md", "Music/Tension and Release.md").critic)
     assert verdict.accepted, verdict
     neither = pair_candidate(ws, "Kitchen/Levain Build.md", "Systems/Cache Warming.md")

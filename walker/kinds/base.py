@@ -17,8 +17,9 @@ ONE_FOLDER, ONE_DOMAIN, APART = "one folder", "one domain", "apart"
 # notes (``{A}`` capitalised, at the start of a sentence), ``{text_a}`` and ``{text_b}`` are the quoted passages,
 # ``{thread}`` the shared words, ``{about_a}`` and ``{about_b}`` what each passage is about; a duplicate merges
 # ``{other}`` into ``{into}``, the fuller note. Fields: claim, impact, impact_reason, why_it_matters (one line
-# each), applies_when, never_applies_when, disconfirm_if (lines); optionally claim_names, the claim when one passage
-# names the other note without linking it (``{user}`` names ``{named}``; ``{text_user}``, ``{text_named}``).
+# each), applies_when, never_applies_when, disconfirm_if (lines). A one-line field may have a variant FIELD_names, used
+# when one passage names the other note without linking it (``{user}`` names ``{named}``; ``{text_user}``,
+# ``{text_named}``).
 Template = Mapping[str, str | tuple[str, ...]]
 
 

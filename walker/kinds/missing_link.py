@@ -37,6 +37,8 @@ KIND = Kind(
                               "Read in full, {a} and {b} use {thread} for different things."),
             "why_it_matters": "Notes about one thing that do not link are found apart and kept apart; Obsidian's "
                               "unlinked mentions only see a title, not {thread}.",
+            "why_it_matters_names": "A title typed without a link shows only in the unlinked mentions of {named}, which "
+                                    "nobody reading {user} sees; a link takes the reader of the passage to what {named} says.",
         },
         "zh": {
             "claim": "{a}写道“{text_a}”，{b}也写道“{text_b}”：两处都在讲{thread}，两篇笔记却互不链接。",
@@ -49,6 +51,7 @@ KIND = Kind(
             "disconfirm_if": ("{a}和{b}之间其实已有链接，或有一篇讲同一主题的笔记同时链接了两者。",
                               "通读全文后发现，{a}和{b}里的{thread}指的是不同的东西。"),
             "why_it_matters": "讲同一件事却互不链接的笔记，会被分开找到、分开维护；Obsidian 的未链接提及只认标题，认不出{thread}。",
+            "why_it_matters_names": "没有加链接的标题只会出现在{named}的“未链接提及”里，读{user}的人看不到；加上链接，读到这段话的人就能直接找到{named}写的内容。",
         },
     },
     confirmed={

@@ -91,20 +91,20 @@ def word(kind: str, pair: Pair, index: TextIndex, merge_into_first: bool = True)
     names = {"a": a, "b": b, "A": capital(a), "B": capital(b), "into": into, "other": other, "thread": thread,
              "text_a": pair.text_a, "text_b": pair.text_b, "about_a": about(pair.text_a), "about_b": about(pair.text_b)}
     template = named(kind).wording["zh" if chinese else "en"]
-    claim = "claim"
-    if pair.mention and "claim_names" in template:  # one passage names the other note: say so
-        claim = "claim_names"
+    if pair.mention:  # one passage names the other note: the fields with a variant for it say so
         by_a = pair.mention == "a"
         names |= {"user": a if by_a else b, "User": capital(a if by_a else b), "named": b if by_a else a,
                   "text_user": pair.text_a if by_a else pair.text_b, "text_named": pair.text_b if by_a else pair.text_a}
 
     def one(field: str) -> str:
+        if pair.mention and f"{field}_names" in template:
+            field = f"{field}_names"
         return str(template[field]).format(**names)
 
     def many(field: str) -> tuple[str, ...]:
         return tuple(line.format(**names) for line in template[field])
 
-    return Wording(one(claim), one("impact"), one("impact_reason"), many("applies_when"), many("never_applies_when"),
+    return Wording(one("claim"), one("impact"), one("impact_reason"), many("applies_when"), many("never_applies_when"),
                    many("disconfirm_if"), one("why_it_matters"))
 
 
