@@ -137,14 +137,13 @@ class ExtractiveEngine:
                    passages: tuple[str, str] | None = None) -> Candidate | None:
         """The hypothesis two items make, if any, with its evidence and its score; ``passages`` pins the sentence
         quoted from each (a benchmark asks about one labelled pair of sentences)."""
-        # A passage that says the whole title of a note either end links to mentions that third note: the title's
-        # words are a mention, not a thread between the two passages. The other end's own title is a thread: a passage
-        # that names it is about what that note is about (an unlinked mention, below).
+        # A passage that says a note's whole title ("the worm bin is sulking") mentions that note: the title's
+        # words are a mention, not a thread between the two passages.
         titles_a, titles_b = quotable.titles(a.path), quotable.titles(b.path)
         linked = titles_a[1:] + titles_b[1:]
         # The strongest thread; of threads as strong, one that runs from a question. (Preferring a pair from a question
         # over a stronger thread, tried once, kept more answers on the dev vaults, mostly to rhetorical questions.)
-        best = _best_passages(quotable, a.path, b.path, (linked, linked), passages)
+        best = _best_passages(quotable, a.path, b.path, (titles_b[:1] + linked, titles_a[:1] + linked), passages)
         if best is None:
             return None
         (text_a, ref_a), (text_b, ref_b), specific, rare = best
