@@ -243,3 +243,14 @@ def test_two_near_items_are_paired_and_two_middle_or_far_ones_are_not(ws, group,
     engine = ExtractiveEngine()
     bridges = {frozenset(end.path for end in c.bridge) for c in engine.roam(context, engine.inventory(context))}
     assert (frozenset(i.path for i in items) in bridges) is found
+
+
+def test_a_key_phrase_never_runs_across_punctuation(ws):
+    """"overshoot, oscillation and hysteresis" lists three things: "overshoot oscillation" is no phrase, and a situation
+    that says "a note about “overshoot oscillation”" reads as nonsense."""
+    from walker.walk.kinds import key_phrases
+
+    found = key_phrases("The thermostat showed overshoot, oscillation and hysteresis (levain, mulch, compost); quorum, "
+                        "leader.", ws.index, 6)
+    assert "thermostat showed" in found
+    assert not {"overshoot oscillation", "levain mulch", "mulch compost", "quorum leader", "compost quorum"} & set(found)

@@ -22,6 +22,7 @@ SAME_CONCEPT = 0.5  # notes this close in meaning, their thread left out, share 
 OTHER_FOLDER_CONCEPT = 0.75  # ...and this close when they sit in different top-level folders
 DAILY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a daily note's title
 DOMAIN_APART = 0.3  # folders whose subjects are less close than this are two domains (similarity.domain_closeness)
+_BREAK = re.compile(r"[,;:()\[\]{}<>|/\"“”«».!?…—–，。；：、（）【】「」『』《》！？]")  # what ends a clause
 
 
 def classify(pair: Pair) -> str | None:
@@ -44,14 +45,15 @@ def disconfirmed(kind: str, pair: Pair) -> bool:
 def key_phrases(text: str, index: TextIndex, limit: int = 2) -> list[str]:
     """What a passage is about, in its own words: its rarest runs of one or two content words."""
     vocabulary = index.vocabulary()
-    found = tokens(text)
     scored: dict[str, float] = {}
-    for at, word in enumerate(found):
-        if word not in vocabulary or word in PLAIN_WORDS:
-            continue
-        scored.setdefault(word, index.weight(word))
-        if at + 1 < len(found) and found[at + 1] in vocabulary and found[at + 1] not in PLAIN_WORDS:
-            scored.setdefault(f"{word} {found[at + 1]}", index.weight(word) + index.weight(found[at + 1]))
+    for clause in _BREAK.split(text):  # "overshoot, oscillation" lists two things: a phrase stays within a clause
+        found = tokens(clause)
+        for at, word in enumerate(found):
+            if word not in vocabulary or word in PLAIN_WORDS:
+                continue
+            scored.setdefault(word, index.weight(word))
+            if at + 1 < len(found) and found[at + 1] in vocabulary and found[at + 1] not in PLAIN_WORDS:
+                scored.setdefault(f"{word} {found[at + 1]}", index.weight(word) + index.weight(found[at + 1]))
     chosen: list[str] = []
     for run, _ in sorted(scored.items(), key=lambda kv: (-kv[1], kv[0])):
         if not any(set(run.split()) & set(c.split()) for c in chosen):
