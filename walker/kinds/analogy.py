@@ -6,7 +6,8 @@ from walker.kinds.base import APART, Kind, Pair
 
 
 def fits(pair: Pair) -> bool:
-    return pair.domains == APART and not pair.same_concept
+    # A passage that names the other note draws the analogy itself ("as in Acid"): what is new is the link.
+    return pair.domains == APART and not pair.same_concept and not pair.mention
 
 
 def disconfirmed(pair: Pair) -> bool:

@@ -6,7 +6,7 @@ from walker.kinds.base import THREAD_WORDS, Kind, Pair, content_stems, is_questi
 
 
 def fits(pair: Pair) -> bool:
-    return is_question(pair.text_a) and not is_question(pair.text_b)
+    return is_question(pair.text_a) and not is_question(pair.text_b) and not pair.mention  # (one names the other)
 
 
 def disconfirmed(pair: Pair) -> bool:

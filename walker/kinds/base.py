@@ -43,7 +43,8 @@ class Pair:
     linked: bool  # a link, or a note both link to, joins them
     domains: str = APART  # ONE_FOLDER, ONE_DOMAIN or APART: where the two notes sit
     duplicate: bool = False  # the two notes cover one thing in mostly the same words
-    mention: str = ""  # "a": the first passage names the second note (its title or an alias) without linking it; "b"
+    mention: str = ""  # "a": the first passage names the second note (its title or an alias) without linking it; "b".
+    # Such a passage already says how the notes relate: only a missing link (or a duplicate) fits it.
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from walker.kinds.base import Kind, Pair, opposed
 
 
 def fits(pair: Pair) -> bool:
-    return pair.same_concept and opposed(pair.text_a, pair.text_b, pair.thread.terms)
+    return pair.same_concept and opposed(pair.text_a, pair.text_b, pair.thread.terms) and not pair.mention
 
 
 def disconfirmed(pair: Pair) -> bool:

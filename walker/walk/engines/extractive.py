@@ -168,8 +168,6 @@ class ExtractiveEngine:
         kind = classify(pair)
         if kind is None:
             return None
-        if mention and kind != "duplicate":  # the passage says how the notes relate (an analogy it draws itself):
-            kind = "missing-link"  # what is new is the link
         into_first = _longer(context, end_a.path, end_b.path) == end_a.path
         wording = word(kind, pair, context.index, into_first)
         return Candidate(
