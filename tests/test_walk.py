@@ -129,6 +129,17 @@ def test_seed_options(sample):
     assert by_text.outcome.seed.source == "given-text"
 
 
+@pytest.mark.parametrize("seed", ["Garden/Truffles.md", "Garden/Truffles", "[[Truffles]]"])
+def test_a_seed_that_names_a_note_starts_from_that_note(sample, seed):
+    """`--seed Garden/Truffles.md` means the note, not a proposition about a path (it was once read as words and
+    refused as a sensitive inference)."""
+    write_vault(sample, {"Garden/Truffles.md": "# Truffles\n\nTruffles fruit underground beside oak roots, "
+                                                "and a dog finds them by smell in late autumn.\n"})
+    result = CliRunner().invoke(main, ["walk", str(sample), "--seed", seed, "--dry-run", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["seed"]["path"] == "Garden/Truffles.md"
+
+
 def test_what_a_note_says_of_a_person_is_neither_seed_nor_quote(sample):
     """A note's sentences about someone's health, faith or origin are not walked: no seed, no quote, no record."""
     write_vault(sample, {"People/Marco.md": (

@@ -64,15 +64,23 @@ class Workspace:
 
     def find_note(self, name: str) -> str:
         """A note by path, by path without `.md`, or by link text as Obsidian would resolve it."""
+        if found := self.named_note(name):
+            return found
+        notes = self.corpus.notes
+        candidate = name.strip().removeprefix("[[").removesuffix("]]").replace("\\", "/")
+        titles = {notes[p].title: p for p in notes}
+        close = difflib.get_close_matches(candidate, list(titles) + list(notes), n=3, cutoff=0.5)
+        hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        raise NoteNotFound(f"no note called {name!r} in {self.root}.{hint}")
+
+    def named_note(self, name: str) -> str | None:
+        """The note ``name`` names (a path, a path without `.md`, or link text), or None."""
         notes = self.corpus.notes
         candidate = name.strip().removeprefix("[[").removesuffix("]]").replace("\\", "/")
         for path in (candidate, candidate + ".md"):
             if path in notes:
                 return path
+        if "\n" in candidate or len(candidate) > 1000:  # a paragraph is no note's name
+            return None
         resolved = Resolver(notes).resolve(candidate.split("#", 1)[0], "").path
-        if resolved in notes:
-            return resolved
-        titles = {notes[p].title: p for p in notes}
-        close = difflib.get_close_matches(candidate, list(titles) + list(notes), n=3, cutoff=0.5)
-        hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-        raise NoteNotFound(f"no note called {name!r} in {self.root}.{hint}")
+        return resolved if resolved in notes else None

@@ -242,8 +242,9 @@ def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]
         proposition, ref = propose(ws.index, ws.corpus.notes[path])
         return Seed(path, (options.seed_text or proposition).strip(), options.seed_refs[0], "rewrite",
                     "the refs and claim of the entry being rewritten")
-    if options.seed_note:
-        path = ws.find_note(options.seed_note)
+    # A seed that names a note ("Garden/Truffles.md", "[[Truffles]]") means that note, not a proposition.
+    if seed_note := options.seed_note or (options.seed_text and ws.named_note(options.seed_text)):
+        path = ws.find_note(seed_note)
         proposition, ref = propose(ws.index, ws.corpus.notes[path])
         return Seed(path, proposition, ref, "given", "named on the command line")
     if options.seed_text:
