@@ -44,8 +44,14 @@ def walk(out: Path, engines: dict[str, Path], vaults: list[Path]) -> None:
                                         for day in WEEKS] + \
                     [["walk", copy, "--random-seed", str(s), "--now", f"2026-12-2{s}T07:50:00"] for s in (1, 2, 3)]
             for step in steps:
-                subprocess.run([sys.executable, "-c", "from walker.cli import main; main()", *map(str, step)], env=env,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+                # -P and a neutral folder: the folder this runs from (a checkout of walker, say) never comes before the
+                # engine's checkout on the path, which would walk both engines with its code.
+                subprocess.run([sys.executable, "-P", "-c", "from walker.cli import main; main()", *map(str, step)],
+                               env=env, cwd=out, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+            imported = subprocess.run([sys.executable, "-P", "-c", "import walker; print(walker.__file__)"], env=env,
+                                      cwd=out, capture_output=True, text=True).stdout.strip()
+            if not imported.startswith(str(checkout.resolve())):
+                raise SystemExit(f"{name} imported walker from {imported}, not from {checkout}")
             print(f"{name} {vault.name}: {len(list((copy / 'walks' / 'active').glob('*.md')))} kept")
 
 
