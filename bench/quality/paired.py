@@ -33,6 +33,8 @@ LABELS = ("useful", "shallow", "wrong")
 
 
 def walk(out: Path, engines: dict[str, Path], vaults: list[Path]) -> None:
+    out, vaults = out.resolve(), [v.resolve() for v in vaults]  # each step runs from out
+    out.mkdir(parents=True, exist_ok=True)
     for name, checkout in engines.items():
         env = {**os.environ, "PYTHONPATH": str(checkout.resolve()), "WALKER_MEANING": os.environ.get("WALKER_MEANING", "0")}
         for vault in vaults:
