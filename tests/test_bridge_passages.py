@@ -82,7 +82,7 @@ def test_only_bridges_whose_other_ends_say_the_same_are_one(ws):
 def levain_and_cache(vault, monkeypatch):
     """The record a walk from Levain Build keeps of it and Cache Warming. What a walk keeps is the score's business
     (test_walk_quality.py); here every sound candidate is kept (and not only the best three)."""
-    monkeypatch.setattr("walker.walk.engines.extractive.KEEP", 0.0)
+    monkeypatch.setattr("walker.walk.engines.extractive.floor", lambda evidence: 0.0)
     (vault / "walker.toml").write_text("[walk]\nmax_hypotheses = 10\n", encoding="utf-8")
     first = json.loads(cli("walk", vault, "--now", "2026-12-04T07:50", "--seed-note", "Levain Build", "--json").output)
     active = pool_records(vault, "active")

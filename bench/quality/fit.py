@@ -5,9 +5,11 @@ candidate of (fewer than two shared words, a subject that has its own note, a pa
 other note) or the critic gate rejects is counted apart, because no walk would ever score it. For the rest, the evidence the
 engine measured and the label (useful, or not: shallow, homonym, wrong) fit one logistic model
 with few weights. The fit is checked by leaving one vault out at a time: precision, wrong ones and
-yield of the pairs scored at or above ``KEEP`` on the vault the fit did not see.
+yield of the pairs scored at or above the floor on the vault the fit did not see. The floor (the least score a walk
+keeps) is KEEP, even odds; with ``--floor`` it is fitted with the model: the lowest score at which, over those
+held-out scores, at most WRONG_AT_MOST of the pairs scored at or above it were read wrong.
 
-    python bench/quality/fit.py LABELS.yaml... [--vault NAME=PATH ...] [--stack SIGNAL] [--kinds] [--write]
+    python bench/quality/fit.py LABELS.yaml... [--vault NAME=PATH ...] [--stack SIGNAL] [--kinds] [--floor] [--write]
 
 LABELS.yaml: a list of {vault, a: {path, text}, b: {path, text}, label}; ``labels.yaml`` beside this
 script holds the pairs of sample-vault/ and the two shared vaults. An end may give ``sha`` (the first 16 hex
@@ -47,6 +49,8 @@ STRENGTH = 1.0  # the model's one setting: L2 regularisation (scikit-learn's C),
 # --kinds: an indicator for each of these kinds beside the signals (a missing link is the baseline; a duplicate is not
 # scored). Tried on 2026-12-02 and not adopted: held-out AUC 0.76 -> 0.74 (bench/quality/pool.md).
 KIND_TERMS = ("answer", "analogy", "tension")
+WRONG_AT_MOST = 0.1  # the product's target: at most one kept record in ten read wrong
+FEWEST = 20  # a floor is read from at least this many held-out pairs above it
 
 
 def evidence_of(ws: Workspace, a: str, b: str, texts: tuple[str, str]) -> tuple[Evidence, str] | None:
@@ -82,6 +86,8 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="write the fitted model into walker/walk/scorer.py")
     parser.add_argument("--stack", metavar="SIGNAL", help="keep every fitted weight and fit only this signal's weight "
                         "and a shift of the bias, the model as it is read as a fixed offset")
+    parser.add_argument("--floor", action="store_true", help="fit the floor with the model (at most one held-out "
+                        "pair in ten above it read wrong) instead of even odds")
     parser.add_argument("--kinds", action="store_true", help="weigh each kind of KIND_TERMS by an indicator of its own "
                         "(not writable: the scorer has no such terms)")
     args = parser.parse_args()
@@ -130,7 +136,7 @@ def main() -> None:
         for kind, count in Counter(r[2] for r in rows).most_common():
             print(f"| {kind} | {count} | {sum(r[3] == 1 for r in rows if r[2] == kind)} |")
         print()
-        fitted = _check_and_fit(signals, [(v, [{**features(e, name), **{t: float(k == t) for t in KIND_TERMS}}[s]
+        fitted = _check_and_fit(signals, args.floor, [(v, [{**features(e, name), **{t: float(k == t) for t in KIND_TERMS}}[s]
                                                for s in signals], y) for v, e, k, y in rows])
         models[name] = fitted or models[name]
     if args.write and not args.kinds:
@@ -142,34 +148,45 @@ def main() -> None:
         print(f"written to {SCORER.relative_to(ROOT)}")
 
 
-def _check_and_fit(signals: tuple[str, ...], rows: list[tuple[str, list[float], int]]) -> dict[str, dict[str, float]] | None:
+def _check_and_fit(signals: tuple[str, ...], fit_floor: bool,
+                   rows: list[tuple[str, list[float], int]]) -> dict[str, dict[str, float]] | None:
     """Leave each vault out in turn and score it by a fit without it; then the fit on all rows (None for one vault)."""
     vaults = sorted({r[0] for r in rows})
     if len(vaults) < 2:
         print(f"one vault only ({', '.join(vaults)}): nothing to hold out, so no fit is checked or made\n")
         return None
+    by_vault = {v: (_predict(_fit([r for r in rows if r[0] != v], signals), [r for r in rows if r[0] == v]),
+                    np.array([r[2] for r in rows if r[0] == v])) for v in vaults}
+    held_out = np.concatenate([p for p, _ in by_vault.values()])
+    labels = np.concatenate([y for _, y in by_vault.values()])
+    keep = _floor(held_out, labels) if fit_floor else KEEP
+    print(f"the floor: {keep:.2f}, " + (f"the lowest held-out score at which at most {WRONG_AT_MOST:.0%} of the pairs "
+          "at or above it were read wrong\n" if fit_floor else "even odds\n"))
     print("| vault left out | pairs | useful | kept | kept useful | kept wrong | precision |\n|---|---|---|---|---|---|---|")
     total: Counter[str] = Counter()
-    for held in vaults:
-        train = [r for r in rows if r[0] != held]
-        test = [r for r in rows if r[0] == held]
-        model = _fit(train, signals)
-        kept = _predict(model, test) >= KEEP
-        labels = np.array([r[2] for r in test])
-        count = Counter(pairs=len(test), useful=int(sum(labels == 1)), kept=int(sum(kept)),
-                        kept_useful=int(sum(kept & (labels == 1))), kept_wrong=int(sum(kept & (labels == -1))))
+    for held, (predicted, truth) in by_vault.items():
+        kept = predicted >= keep
+        count = Counter(pairs=len(truth), useful=int(sum(truth == 1)), kept=int(sum(kept)),
+                        kept_useful=int(sum(kept & (truth == 1))), kept_wrong=int(sum(kept & (truth == -1))))
         total.update(count)
         print(_row(held, count))
     print(_row("all", total))
-    held_out = np.concatenate([_predict(_fit([r for r in rows if r[0] != v], signals), [r for r in rows if r[0] == v])
-                               for v in vaults])
-    truth = np.concatenate([[r[2] == 1 for r in rows if r[0] == v] for v in vaults])
     print(f"\nheld-out ranking of useful pairs (ROC AUC, each vault scored by a fit without it): "
-          f"{roc_auc_score(truth, held_out):.3f}; held-out log loss {log_loss(truth, held_out):.3f}")
+          f"{roc_auc_score(labels == 1, held_out):.3f}; held-out log loss {log_loss(labels == 1, held_out):.3f}")
     model = _fit(rows, signals)
     print("\nweights on centred, scaled signals:", {k: round(v, 3) for k, v in model["weight"].items()},
           "bias", round(model["bias"]["bias"], 3))
-    return model
+    return {**model, "keep": {"keep": keep}} if fit_floor else model
+
+
+def _floor(scores: np.ndarray, labels: np.ndarray) -> float:
+    """The lowest score (in hundredths) at which at most WRONG_AT_MOST of the pairs scored at or above it are wrong,
+    read from at least FEWEST pairs; KEEP (even odds) when there is none."""
+    for step in range(1, 100):
+        kept = scores >= step / 100
+        if kept.sum() >= FEWEST and (labels[kept] == -1).mean() <= WRONG_AT_MOST:
+            return step / 100
+    return KEEP
 
 
 def _stack(name: str, signal: str, rows: list[tuple[str, Evidence, str, int]]) -> dict[str, dict[str, float]]:

@@ -23,7 +23,7 @@ from walker.walk.candidate import Candidate
 from walker.walk.critic import Verdict
 from walker.walk.engines.base import InventoryEntry
 from walker.walk.evidence import Evidence
-from walker.walk.scorer import KEEP, explain
+from walker.walk.scorer import explain, floor
 from walker.wander import Item, Neighbourhood
 from walker.words import is_chinese
 
@@ -94,7 +94,7 @@ WORDS: dict[str, dict[str, str]] = {
         "picture title": "从{seed}出发的散步 {walk}",
         "legend": "带编号的线：保留的假设，顺序同报告 · 虚线：被否决 · 蓝：近 · 绿：中 · 紫：远",
         "ring near": "近", "ring middle": "中", "ring far": "远", "item": "（{terms}）：{said}", "list": "、",
-        "below the floor": "读者觉得这类配对有用的可能性是 {score:.2f}；一次散步只保留 {keep} 及以上的配对（{why}）",
+        "below the floor": "读者觉得这类配对有用的可能性是 {score:.2f}；一次散步只保留 {keep:.2f} 及以上的配对（{why}）",
     },
 }
 # What each of the critic's rules says when it rejects a candidate, in Chinese; an English report gives each
@@ -279,7 +279,7 @@ def _rule_zh(rule: str, candidate: Candidate) -> str:
     grounding = candidate.grounding or {}
     if rule == "below-the-floor" and "evidence" in grounding:
         evidence = Evidence.of(grounding["evidence"])
-        return WORDS["zh"]["below the floor"].format(score=grounding.get("score", 0.0), keep=KEEP,
+        return WORDS["zh"]["below the floor"].format(score=grounding.get("score", 0.0), keep=floor(evidence),
                                                     why=explain(evidence, "zh"))
     return RULES_ZH.get(rule, rule)
 

@@ -3,8 +3,10 @@
 A logistic model over the signals of ``walker.walk.evidence`` (two: one with the sentence-embedding
 model's reading of the passages, where it is installed, and one without), fitted by ``bench/quality/fit.py`` on
 labelled pairs of the development vaults only and checked on vaults no rule was chosen on
-(``bench/README.md``, walk quality). A walk keeps a candidate when the model gives it even odds or
-better: ``KEEP`` is not tuned, it is where "useful" becomes the likelier answer.
+(``bench/README.md``, walk quality). A walk keeps a candidate whose score reaches its model's floor
+(``floor``): even odds (``KEEP``), where "useful" becomes the likelier answer, unless the model was fitted with a
+floor of its own (``fit.py --floor``: the lowest score at which, each vault scored by a fit without it, at most one
+pair in ten was read wrong).
 """
 
 from __future__ import annotations
@@ -100,6 +102,11 @@ def _terms(evidence: Evidence) -> dict[str, float]:
 def score(evidence: Evidence) -> float:
     total = MODELS[model_name(evidence)]["bias"]["bias"] + sum(_terms(evidence).values())
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, total))))
+
+
+def floor(evidence: Evidence) -> float:
+    """The least score a walk keeps, for the model that reads this evidence."""
+    return MODELS[model_name(evidence)].get("keep", {}).get("keep", KEEP)
 
 
 def explain(evidence: Evidence, language: str = "en") -> str:

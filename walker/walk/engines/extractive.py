@@ -34,7 +34,7 @@ from walker.walk.kinds import (
     note_name,
     word,
 )
-from walker.walk.scorer import KEEP, explain, score
+from walker.walk.scorer import explain, floor, score
 from walker.walk.sense import SAME_SENSE_CLOSENESS, shared_words, surface_forms, thread
 from walker.walk.widen import widen
 from walker.wander import (
@@ -122,10 +122,10 @@ class ExtractiveEngine:
         for rank, i in enumerate(kept):
             # A duplicate is a finding about two whole notes, which its own test measures (_duplicates); the score
             # weighs a connection between two passages.
-            if _score(candidates[i]) < KEEP and candidates[i].kind != "duplicate":
+            if _score(candidates[i]) < _floor(candidates[i]) and candidates[i].kind != "duplicate":
                 verdicts[i] = Verdict(False, ("below-the-floor",), (
                     f"a reader finds a pair like this useful with probability {_score(candidates[i]):.2f}; a walk "
-                    f"keeps only pairs of {KEEP} or more ({explain(_evidence(candidates[i]))})",))
+                    f"keeps only pairs of {_floor(candidates[i]):.2f} or more ({explain(_evidence(candidates[i]))})",))
             elif rank >= limit:
                 verdicts[i] = Verdict(False, ("beyond-the-few",),
                                       (f"sound, but a walk keeps only its {limit} most likely useful candidates",))
@@ -456,7 +456,7 @@ def _flag_noteworthy(candidates: list[Candidate], verdicts: list[Verdict]) -> li
     """Flag the one rejection most worth a human look: a bridge the score would have kept, stopped by a single
     rule that says it is not yet checkable (protocol: noteworthy rejections)."""
     stopped = [i for i, v in enumerate(verdicts) if not v.accepted and len(v.rules) == 1
-               and v.rules[0] in NOTEWORTHY_RULES and _score(candidates[i]) >= KEEP]
+               and v.rules[0] in NOTEWORTHY_RULES and _score(candidates[i]) >= _floor(candidates[i])]
     if not stopped:
         return verdicts
     best = max(stopped, key=lambda i: (_score(candidates[i]), -i))
@@ -468,6 +468,10 @@ def _flag_noteworthy(candidates: list[Candidate], verdicts: list[Verdict]) -> li
 
 def _score(candidate: Candidate) -> float:
     return float((candidate.grounding or {}).get("score") or 0.0)
+
+
+def _floor(candidate: Candidate) -> float:
+    return floor(_evidence(candidate))
 
 
 def _evidence(candidate: Candidate) -> Evidence:
