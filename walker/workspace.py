@@ -69,7 +69,9 @@ class Workspace:
         notes = self.corpus.notes
         candidate = name.strip().removeprefix("[[").removesuffix("]]").replace("\\", "/")
         titles = {notes[p].title: p for p in notes}
-        close = difflib.get_close_matches(candidate, list(titles) + list(notes), n=3, cutoff=0.5)
+        # (a suggestion costs time in proportion to the name's length times the vault's: none for a paragraph)
+        close = difflib.get_close_matches(candidate, list(titles) + list(notes), n=3, cutoff=0.5) \
+            if len(candidate) <= 200 else []
         hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         raise NoteNotFound(f"no note called {name!r} in {self.root}.{hint}")
 
