@@ -73,7 +73,8 @@ class Workspace:
         close = difflib.get_close_matches(candidate, list(titles) + list(notes), n=3, cutoff=0.5) \
             if len(candidate) <= 200 else []
         hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
-        raise NoteNotFound(f"no note called {name!r} in {self.root}.{hint}")
+        shown = name if len(name) <= 120 else name[:120] + "…"
+        raise NoteNotFound(f"no note called {shown!r} in {self.root}.{hint}")
 
     def named_note(self, name: str) -> str | None:
         """The note ``name`` names (a path, a path without `.md`, or link text), or None."""
