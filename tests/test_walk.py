@@ -140,6 +140,12 @@ def test_a_seed_that_names_a_note_starts_from_that_note(sample, seed):
     assert json.loads(result.output)["seed"]["path"] == "Garden/Truffles.md"
 
 
+def test_a_seed_written_as_a_path_to_no_note_says_which_notes_it_may_mean(sample):
+    result = CliRunner().invoke(main, ["walk", str(sample), "--seed", "Garden/Compst.md", "--dry-run"])
+    assert result.exit_code == 2 and "no note called 'Garden/Compst.md'" in result.output
+    assert "Compost" in result.output and len(result.output.strip().splitlines()) == 1
+
+
 def test_what_a_note_says_of_a_person_is_neither_seed_nor_quote(sample):
     """A note's sentences about someone's health, faith or origin are not walked: no seed, no quote, no record."""
     write_vault(sample, {"People/Marco.md": (

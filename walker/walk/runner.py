@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 import shlex
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -242,8 +243,10 @@ def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]
         proposition, ref = propose(ws.index, ws.corpus.notes[path])
         return Seed(path, (options.seed_text or proposition).strip(), options.seed_refs[0], "rewrite",
                     "the refs and claim of the entry being rewritten")
-    # A seed that names a note ("Garden/Truffles.md", "[[Truffles]]") means that note, not a proposition.
-    if seed_note := options.seed_note or (options.seed_text and ws.named_note(options.seed_text)):
+    # A seed that names a note ("Garden/Truffles.md", "[[Truffles]]") means that note, not a proposition; one written
+    # as a note's path or link that names none is a mistake, said with the notes it may have meant.
+    text = (options.seed_text or "").strip()
+    if seed_note := options.seed_note or ws.named_note(text) or (text if _NOTE_NAME.fullmatch(text) else ""):
         path = ws.find_note(seed_note)
         proposition, ref = propose(ws.index, ws.corpus.notes[path])
         return Seed(path, proposition, ref, "given", "named on the command line")
@@ -297,6 +300,7 @@ def _with_refs(ws: Workspace, hood: Neighbourhood, refs: tuple[str, ...]) -> Nei
 
 
 _ASKS = {CONVERGENT: "a choice to make", EXECUTIVE: "a task"}
+_NOTE_NAME = re.compile(r"\[\[[^\n]+\]\]|[^\n]+\.md")  # a link, or a path to a note
 
 
 def _seed_from_text(ws: Workspace, text: str) -> Seed:
