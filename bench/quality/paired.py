@@ -7,7 +7,8 @@
 ``walk``: for each engine (a checkout of walker: this one, or a ``git worktree`` of another commit) and each vault,
 walks a fresh copy as ``read-walks`` does (three weekly runs, three walks), with that checkout's code and a cache of
 its own, without the sentence-embedding model unless WALKER_MEANING says otherwise. Copies go to OUT/ENGINE/VAULT. Each
-step imports the checkout's code as it starts: give it a ``git worktree``, never a checkout being edited meanwhile.
+step imports the checkout's code as it starts (``python -P`` from OUT, and the run stops if it imported another):
+give it a ``git worktree``, never a checkout being edited meanwhile.
 ``merge``: every active record both engines kept, per vault, the same claim and refs once, shuffled under anonymous
 ids (r001…), in ``read-walks``' format: OUT/read-K.md, whole vaults per part, for K blind readers, and OUT/key.yaml,
 which says which engine kept what (readers never see it). ``score``: with the readers' labels (a list of
