@@ -12,6 +12,7 @@ from walker.cli import main
 from walker.pool.records import KINDS
 from walker.walk.evidence import Evidence, Genres, everyday
 from walker.walk.scorer import explain, floor, score
+from walker.words import EVERYDAY_ZIPF, latin_language, zipf
 from walker.workspace import Workspace
 
 
@@ -94,6 +95,27 @@ def test_passages_that_both_speak_of_a_note_of_their_own_are_no_discovery(tmp_pa
     })
     other = Workspace.open(vault)
     assert pair_candidate(other, "Kitchen/Scraps.md", "Music/Practice Log.md") is None
+
+
+def test_a_thread_of_everyday_words_of_the_passages_own_language_is_no_thread(tmp_path):
+    """Two German passages in a mostly English vault share "oder" and "wenn": everyday German, rare in this vault and
+    rare in English. Read as German, they are no subject; two passages that share "Ablöseenergie" have one."""
+    vault = write_vault(copy_vault_files(SAMPLE_VAULT, tmp_path / "vault"), {
+        "Physik/Konflikte.md": "# Konflikte\n\nWas gewinnen oder verlieren die Parteien, wenn der Streit beigelegt "
+                               "wird, und was bleibt danach offen?\n",
+        "Küche/Ohne Waage.md": "# Ohne Waage\n\nWenn Messbecher oder Küchenwaage dann aber doch fehlen, helfen im "
+                               "Notfall auch Tassen und Löffel.\n",
+        "Physik/Photozelle.md": "# Photozelle\n\nOb ein Strom fließt, hängt davon ab, ob die Photonenenergie größer "
+                                "als die Ablöseenergie des Metalls ist.\n",
+        "Physik/Photoeffekt.md": "# Photoeffekt\n\nEin Elektron verlässt das Metall nur, wenn die Energie des Photons "
+                                 "die Ablöseenergie übersteigt; die Photonenenergie wächst mit der Frequenz.\n",
+    })
+    ws = Workspace.open(vault)
+    assert latin_language("Wenn Messbecher oder Küchenwaage dann aber doch fehlen") == "de"
+    assert latin_language("The scaler kept adding machines while the earlier ones were starting.") == "en"
+    assert zipf("oder", "de") >= EVERYDAY_ZIPF > zipf("oder")
+    assert pair_candidate(ws, "Physik/Konflikte.md", "Küche/Ohne Waage.md") is None
+    assert pair_candidate(ws, "Physik/Photozelle.md", "Physik/Photoeffekt.md") is not None
 
 
 def test_the_score_says_why_a_pair_falls_short():

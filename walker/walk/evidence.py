@@ -184,9 +184,10 @@ class Mentions:
         return self.names(a, b) or self.names(b, a)
 
 
-def everyday(shared: Iterable[str]) -> float:
-    """The Zipf value of the rarest of the shared words (or phrases), each in its own language."""
-    return min((zipf(word) for word in shared), default=0.0)
+def everyday(shared: Iterable[str], latin: str = "en") -> float:
+    """The Zipf value of the rarest of the shared words (or phrases), each in its own language (``latin``: the
+    passages' language, for words of the Latin alphabet)."""
+    return min((zipf(word, latin) for word in shared), default=0.0)
 
 
 def salience(index: TextIndex, lexicon: Lexicon, path: str, stems: Iterable[str]) -> float:

@@ -44,7 +44,7 @@ from walker.wander import (
     section_ref,
     shared_neighbour,
 )
-from walker.words import PLAIN_WORDS, stem, word_count, words
+from walker.words import EVERYDAY_ZIPF, PLAIN_WORDS, latin_language, stem, word_count, words
 
 ROAM_SIZE = 10
 MAX_KEPT = 3
@@ -162,6 +162,8 @@ class ExtractiveEngine:
         domains = _domains(context, end_a.path, end_b.path)
         evidence = quotable.evidence(end_a.path, end_b.path, text_a, text_b, frozenset(rare), terms, specific,
                                      joined=via is not None)
+        if evidence.everyday >= EVERYDAY_ZIPF and not duplicate:
+            return None  # every word of the thread is everyday speech in its language ("oder", "wenn"): no subject
         pair = Pair(note_name(end_a.title), note_name(end_b.title), text_a, text_b, joined._replace(terms=terms),
                     same_concept=_one_subject(evidence.topic, domains == ONE_FOLDER),
                     linked=via is not None, domains=domains, duplicate=duplicate, mention=mention)
@@ -284,7 +286,7 @@ class Propositions:
             apart=1.0 - index.domain_closeness(a, b),
             question=float(is_question(text_a) != is_question(text_b)),
             coherence=sum(map(self._lexicon.coherence, stems)) / len(stems) if stems else 0.0,
-            everyday=everyday(surface_forms(text_a, terms)),
+            everyday=everyday(surface_forms(text_a, terms), latin_language(f"{text_a} {text_b}")),
             meaning=self._meaning.closeness(text_a, text_b),
         )
 
