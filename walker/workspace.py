@@ -75,7 +75,7 @@ class Workspace:
             if len(candidate) <= 200 else []
         hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
         shown = name if len(name) <= 120 else name[:120] + "…"
-        raise NoteNotFound(f"no note called {shown!r} in the vault at {shlex.quote(str(self.root))}.{hint}")
+        raise NoteNotFound(f"no note called {shown!r} in {shlex.quote(str(self.root.resolve()))}.{hint}")
 
     def named_note(self, name: str) -> str | None:
         """The note ``name`` names (a path, a path without `.md`, or link text), or None."""
