@@ -247,16 +247,23 @@ def _zipf(word: str, language: str) -> float:
 
 
 def _frequency(word: str, language: str) -> float:
-    return _frequencies(language).get(word, 0.0)
+    return (_small_list(language) if language in LATIN_LANGUAGES else _large_list(language)).get(word, 0.0)
 
 
-@lru_cache(maxsize=None)
-def _frequencies(language: str) -> dict[str, float]:
+@lru_cache(maxsize=len(LATIN_LANGUAGES))
+def _small_list(language: str) -> dict[str, float]:
+    """For the Latin alphabet's languages, read for their everyday words: wordfreq's small lists (30,000 to 50,000
+    words, 0.03 s apiece to read; the large ones take 2 s and 300 MB for the eight)."""
     from wordfreq import get_frequency_dict
 
-    # For the Latin alphabet's languages, read for their everyday words, the small lists (30,000 to 50,000 words, 0.03 s
-    # apiece to read; the large ones take 2 s and 300 MB for the eight).
-    return get_frequency_dict(language, wordlist="small" if language in LATIN_LANGUAGES else "best")
+    return get_frequency_dict(language, wordlist="small")
+
+
+@lru_cache(maxsize=2)
+def _large_list(language: str) -> dict[str, float]:
+    from wordfreq import get_frequency_dict
+
+    return get_frequency_dict(language)
 
 
 class _Dictionary(NamedTuple):
