@@ -1,7 +1,7 @@
 """A paired blind reading of two engines: walk each vault with both, merge what they kept, read it blind, score it.
 
     python bench/quality/paired.py walk OUT A=CHECKOUT B=CHECKOUT VAULT...
-    python bench/quality/paired.py merge OUT VAULT... [--parts N]
+    python bench/quality/paired.py merge OUT VAULT... [--parts N] [--known EARLIER_OUT...]
     python bench/quality/paired.py score OUT LABELS.yaml...
 
 ``walk``: for each engine (a checkout of walker: this one, or a ``git worktree`` of another commit) and each vault,
@@ -11,8 +11,11 @@ step imports the checkout's code as it starts (``python -P`` from OUT, and the r
 give it a ``git worktree``, never a checkout being edited meanwhile.
 ``merge``: every active record both engines kept, per vault, the same claim and refs once, shuffled under anonymous
 ids (r001…), in ``read-walks``' format: OUT/read-K.md, whole vaults per part, for K blind readers, and OUT/key.yaml,
-which says which engine kept what (readers never see it). ``score``: with the readers' labels (a list of
-``{id, label}``), kept / useful / wrong per vault and engine, and useful records per weekly run.
+which says which engine kept what (readers never see it). ``--known``: earlier readings (their OUT folders, with
+key.yaml and labels-*.yaml); a record with the same vault, claim and refs as one read there keeps its label
+(OUT/known.yaml) and is not read again, so a change is judged by what it drops and what it adds, record by record.
+``score``: with the readers' labels (a list of ``{id, label}``) and OUT/known.yaml, kept / useful / wrong per vault and
+engine, useful records per weekly run, and the labels of the records each engine keeps and the other does not.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import shutil
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import yaml
@@ -67,9 +71,12 @@ def _kept(folder: Path) -> dict[tuple[str, tuple[str, ...]], dict]:
     return found
 
 
-def merge(out: Path, vaults: list[str], parts: int) -> None:
+def merge(out: Path, vaults: list[str], parts: int, earlier: Sequence[Path] = ()) -> None:
     engines = sorted(p.name for p in out.iterdir() if p.is_dir())
-    rng, key, groups = random.Random(0), {}, []
+    said = _read_before(earlier)
+    rng, groups = random.Random(0), []
+    key: dict[str, dict] = {}
+    known: dict[str, str] = {}
     for vault in vaults:
         kept = {engine: _kept(out / engine / vault) for engine in engines}
         merged = list(dict.fromkeys(k for engine in engines for k in kept[engine]))
@@ -79,8 +86,14 @@ def merge(out: Path, vaults: list[str], parts: int) -> None:
             rid = f"r{len(key) + 1:03d}"
             record = next(kept[e][claim_refs] for e in engines if claim_refs in kept[e])
             key[rid] = {"vault": vault, "ids": {e: kept[e][claim_refs]["id"] for e in engines if claim_refs in kept[e]}}
-            items.append((rid, record))
+            if (vault, *claim_refs) in said:
+                known[rid] = said[(vault, *claim_refs)]
+            else:
+                items.append((rid, record))
         groups.append((vault, items))
+    (out / "known.yaml").write_text(yaml.safe_dump(known, sort_keys=True, allow_unicode=True), encoding="utf-8")
+    if known:
+        print(f"{len(known)} records read before keep their labels (known.yaml)")
     shares: list[list[tuple[str, list]]] = [[] for _ in range(parts)]
     for group in sorted(groups, key=lambda g: -len(g[1])):
         min(shares, key=lambda share: sum(len(items) for _, items in share)).append(group)
@@ -98,10 +111,29 @@ def merge(out: Path, vaults: list[str], parts: int) -> None:
     (out / "key.yaml").write_text(yaml.safe_dump(key, sort_keys=True, allow_unicode=True), encoding="utf-8")
 
 
-def score(out: Path, labels: list[Path]) -> None:
-    key = yaml.safe_load((out / "key.yaml").read_text(encoding="utf-8"))
+def _read_before(earlier: Sequence[Path]) -> dict[tuple[str, str, tuple[str, ...]], str]:
+    """(vault, claim, refs) → label, for every record read in the earlier readings (the first label where two differ)."""
+    found: dict[tuple[str, str, tuple[str, ...]], str] = {}
+    for folder in earlier:
+        said = _labels(folder, sorted(folder.glob("labels-*.yaml")))
+        for rid, entry in yaml.safe_load((folder / "key.yaml").read_text(encoding="utf-8")).items():
+            for engine, record_id in entry["ids"].items():
+                for claim_refs, record in _kept(folder / engine / entry["vault"]).items():
+                    if record.get("id") == record_id and rid in said:
+                        found.setdefault((entry["vault"], *claim_refs), said[rid])
+    return found
+
+
+def _labels(out: Path, labels: list[Path]) -> dict[str, str]:
     said = {str(row["id"]): str(row["label"]).strip().lower() for path in labels
             for row in yaml.safe_load(path.read_text(encoding="utf-8"))}
+    known = out / "known.yaml"
+    return {**(yaml.safe_load(known.read_text(encoding="utf-8")) or {} if known.is_file() else {}), **said}
+
+
+def score(out: Path, labels: list[Path]) -> None:
+    key = yaml.safe_load((out / "key.yaml").read_text(encoding="utf-8"))
+    said = _labels(out, labels)
     if missing := sorted(set(key) - set(said)):
         raise SystemExit(f"no label for {', '.join(missing)}")
     engines = sorted({e for entry in key.values() for e in entry["ids"]})
@@ -122,6 +154,9 @@ def score(out: Path, labels: list[Path]) -> None:
             cells += [f"{kept} / {useful} ({useful / max(1, kept):.0%}) / {wrong} ({wrong / max(1, kept):.0%})",
                       f"{counts[(vault, e, 'weekly useful')] / len(WEEKS):.2f}" if vault != "all" else ""]
         print(f"| {vault} | " + " | ".join(cells) + " |")
+    for engine in engines:  # what each engine keeps that no other does: where a change shows, record by record
+        alone = Counter(said[rid] for rid, entry in key.items() if set(entry["ids"]) == {engine})
+        print(f"\nkept by {engine} alone: " + ", ".join(f"{alone[label]} {label}" for label in LABELS))
 
 
 def main() -> None:
@@ -134,6 +169,7 @@ def main() -> None:
     merging.add_argument("out", type=Path)
     merging.add_argument("vaults", nargs="+")
     merging.add_argument("--parts", type=int, default=1)
+    merging.add_argument("--known", type=Path, nargs="*", default=[], help="earlier readings whose labels carry over")
     scoring = commands.add_parser("score")
     scoring.add_argument("out", type=Path)
     scoring.add_argument("labels", type=Path, nargs="+")
@@ -146,7 +182,7 @@ def main() -> None:
             parser.error("walk needs NAME=CHECKOUT for each engine and at least one vault")
         walk(args.out, engines, vaults)
     elif args.command == "merge":
-        merge(args.out, args.vaults, args.parts)
+        merge(args.out, args.vaults, args.parts, args.known)
     else:
         score(args.out, args.labels)
 
