@@ -68,7 +68,7 @@ class Workspace:
         if found := self.named_note(name):
             return found
         notes = self.corpus.notes
-        candidate = name.strip().removeprefix("[[").removesuffix("]]").replace("\\", "/")
+        candidate = _link_text(name)
         titles = {notes[p].title: p for p in notes}
         # (a suggestion costs time in proportion to the name's length times the vault's: none for a paragraph)
         close = difflib.get_close_matches(candidate, list(titles) + list(notes), n=3, cutoff=0.5) \
@@ -80,7 +80,7 @@ class Workspace:
     def named_note(self, name: str) -> str | None:
         """The note ``name`` names (a path, a path without `.md`, or link text), or None."""
         notes = self.corpus.notes
-        candidate = name.strip().removeprefix("[[").removesuffix("]]").replace("\\", "/")
+        candidate = _link_text(name)
         for path in (candidate, candidate + ".md"):
             if path in notes:
                 return path
@@ -88,3 +88,8 @@ class Workspace:
             return None
         resolved = Resolver(notes).resolve(candidate.split("#", 1)[0], "").path
         return resolved if resolved in notes else None
+
+
+def _link_text(name: str) -> str:
+    """A note's name as typed: a path, a path without `.md`, or `[[link text]]`, with Windows separators."""
+    return name.strip().removeprefix("[[").removesuffix("]]").replace("\\", "/")

@@ -246,7 +246,7 @@ def _pick_seed(ws: Workspace, options: WalkOptions, history: list[dict[str, Any]
     # A seed that names a note ("Garden/Truffles.md", "[[Truffles]]") means that note, not a proposition; one written
     # as a note's path or link that names none is a mistake, said with the notes it may have meant.
     text = (options.seed_text or "").strip()
-    if seed_note := options.seed_note or ws.named_note(text) or (text if _NOTE_NAME.fullmatch(text) else ""):
+    if seed_note := options.seed_note or (text and (ws.named_note(text) or (text if _NOTE_NAME.fullmatch(text) else ""))):
         path = ws.find_note(seed_note)
         proposition, ref = propose(ws.index, ws.corpus.notes[path])
         return Seed(path, proposition, ref, "given", "named on the command line")
