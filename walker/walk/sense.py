@@ -16,7 +16,7 @@ import itertools
 from typing import NamedTuple
 
 from walker.similarity import TextIndex
-from walker.words import GLUE, PLAIN_WORDS, phrase, stem, tokens, words
+from walker.words import GLUE, PLAIN_WORDS, has_cjk, phrase, stem, tokens, words
 
 SAME_SENSE_CLOSENESS = 0.5  # passages this close in meaning, their shared word left out, are about one thing
 COHESION = 0.4  # a thread's words the vault uses together at least this much (word_closeness) are one concept
@@ -102,4 +102,15 @@ def surface_forms(text: str, stems: tuple[str, ...] | list[str]) -> list[str]:
     forms: dict[str, str] = {}
     for word in words(text):
         forms.setdefault(stem(word), word)
-    return [phrase([forms.get(s, s) for s in term.split()]) for term in stems]
+    return [_written(text, [forms.get(s, s) for s in term.split()]) for term in stems]
+
+
+def _written(text: str, parts: list[str]) -> str:
+    """A term's words as the passage writes them together. Japanese is read in overlapping pairs of characters
+    ("資料", "料を"), so a run of them is written as the passage runs ("資料を"), not pair after pair ("資料料を")."""
+    joined = phrase(parts)
+    if len(parts) > 1 and all(map(has_cjk, parts)) and joined not in text:
+        overlapped = parts[0] + "".join(part[1:] for part in parts[1:])
+        if overlapped in text:
+            return overlapped
+    return joined
