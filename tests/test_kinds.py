@@ -210,7 +210,7 @@ NAMED = {
     "Styling/Styling the Backlinks.md": "# Styling the Backlinks\n\nIt shows that the backlink, the file and heading "
                                         "names, can quite dominate the results.\n",
     "Testing/Nested Backlinks.md": "# Nested Backlinks\n\nEvery task shows its backlink, so nested tasks repeat the "
-                                   "filename of their parent.\n",
+                                   "heading of their parent until it dominates the list.\n",
 }
 
 

@@ -118,6 +118,24 @@ def test_a_thread_of_everyday_words_of_the_passages_own_language_is_no_thread(tm
     assert pair_candidate(ws, "Physik/Photozelle.md", "Physik/Photoeffekt.md") is not None
 
 
+def test_two_passages_that_share_only_two_words_are_no_missing_link(tmp_path):
+    """A Rails note and a Scrapy note share "pipeline" and "stage", each in its own sense: two words in common are
+    as often two senses as one subject. Two accounts of one thing say several of its words: the same two notes,
+    both on item pipelines, share "pipeline", "stage" and "scraped"."""
+    vault = write_vault(copy_vault_files(SAMPLE_VAULT, tmp_path / "vault"), {
+        "Rails/Assets.md": "# Assets\n\nThe asset pipeline minifies each stylesheet in a separate stage before the "
+                           "fingerprint is appended to its name.\n",
+        "Scraping/Items.md": "# Items\n\nEvery scraped item passes through the pipeline, one stage per class, before "
+                             "it is stored in the database.\n",
+        "Scraping/Storage.md": "# Storage\n\nA scraped page becomes an item, and the last stage of the pipeline "
+                               "writes it to a table of its own.\n",
+    })
+    ws = Workspace.open(vault)
+    assert pair_candidate(ws, "Rails/Assets.md", "Scraping/Items.md") is None
+    found = pair_candidate(ws, "Scraping/Items.md", "Scraping/Storage.md")
+    assert found is not None and found.kind == "missing-link"
+
+
 def test_the_score_says_why_a_pair_falls_short():
     weak = Evidence(specific=0.5, salience=0.2, context=0.0, topic=0.0, phrase=0.0, joined=1.0, apart=0.0,
                     question=0.0, coherence=0.4)

@@ -35,7 +35,7 @@ from walker.walk.kinds import (
     word,
 )
 from walker.walk.scorer import explain, floor, score
-from walker.walk.sense import SAME_SENSE_CLOSENESS, shared_words, surface_forms, thread
+from walker.walk.sense import SAME_SENSE_CLOSENESS, SUBJECT_WORDS, shared_words, subject_words, surface_forms, thread
 from walker.walk.widen import widen
 from walker.wander import (
     Item,
@@ -170,6 +170,8 @@ class ExtractiveEngine:
         kind = classify(pair)
         if kind is None:
             return None
+        if kind == "missing-link" and not mention and len(subject_words(text_a, text_b, context.index)) < SUBJECT_WORDS:
+            return None  # two accounts of one thing say several of its words; one or two are often two senses
         into_first = _longer(context, end_a.path, end_b.path) == end_a.path
         wording = word(kind, pair, context.index, into_first)
         return Candidate(
