@@ -136,6 +136,27 @@ def test_two_passages_that_share_only_two_words_are_no_missing_link(tmp_path):
     assert found is not None and found.kind == "missing-link"
 
 
+DIARY = ("# Tomato Diary\n\n## June\nPlanted the Brandywine seedlings along the south fence, two feet apart, with a "
+         "stake each and a handful of bone meal in every hole.\n\n## August\nWhy do tomatoes crack open after a heavy "
+         "rain?{told}\n\n## September\nSaved seed from the best Brandywine and fermented it in a jar for three days "
+         "before drying it on a plate.\n")
+SKINS = ("# Tomato Skins\n\nFor sauce I blanch the tomatoes for thirty seconds and slip the skins off in iced water.\n\n"
+         "Tomato skins split when a dry spell ends in heavy rain: the fruit swells with water faster than its skin can "
+         "stretch.\n")
+
+
+@pytest.mark.parametrize("told, kind", [
+    ("", "answer"),  # the question stays open in its note: another note may answer it
+    ("\n\nThey crack because I let the bed dry out: after weeks of drought the heavy rain comes all at once, so now "
+     "I soak the bed every Sunday.", None),  # its own note answers it next: a lead-in, not an open question
+])
+def test_an_answer_needs_a_question_its_own_note_leaves_open(tmp_path, told, kind):
+    vault = write_vault(copy_vault_files(SAMPLE_VAULT, tmp_path / "vault"), {
+        "Garden/Tomato Diary.md": DIARY.format(told=told), "Kitchen/Tomato Skins.md": SKINS})
+    found = pair_candidate(Workspace.open(vault), "Garden/Tomato Diary.md", "Kitchen/Tomato Skins.md")
+    assert (found and found.kind) == kind, found
+
+
 def test_the_score_says_why_a_pair_falls_short():
     weak = Evidence(specific=0.5, salience=0.2, context=0.0, topic=0.0, phrase=0.0, joined=1.0, apart=0.0,
                     question=0.0, coherence=0.4)

@@ -64,9 +64,15 @@ def subject_words(a: str, b: str, index: TextIndex) -> list[str]:
     useful and 5% wrong (bench/README.md, walk quality). An analogy tells one mechanism in the words of two fields,
     and a passage that names the other note says its subject outright: shared words are not their evidence.
     """
-    language = latin_language(f"{a} {b}")
-    shared = set(shared_words(a, b, index))
-    return list(dict.fromkeys(stem(w) for w in words(a) if stem(w) in shared and zipf(w, language) < EVERYDAY_ZIPF))
+    shared = set(shared_words(a, b, index)) & subject_stems(a, latin_language(f"{a} {b}"))
+    return list(dict.fromkeys(s for s in map(stem, words(a)) if s in shared))
+
+
+def subject_stems(text: str, latin: str | None = None) -> set[str]:
+    """The stems of a text's words that are not everyday speech in its language (``latin``: the language of its
+    Latin-alphabet words, found from the text unless given)."""
+    language = latin_language(text) if latin is None else latin
+    return {stem(w) for w in words(text) if w not in PLAIN_WORDS and zipf(w, language) < EVERYDAY_ZIPF}
 
 
 def thread(a: str, b: str, index: TextIndex, same_topic: bool = False) -> Thread:

@@ -35,7 +35,15 @@ from walker.walk.kinds import (
     word,
 )
 from walker.walk.scorer import explain, floor, score
-from walker.walk.sense import SAME_SENSE_CLOSENESS, SUBJECT_WORDS, shared_words, subject_words, surface_forms, thread
+from walker.walk.sense import (
+    SAME_SENSE_CLOSENESS,
+    SUBJECT_WORDS,
+    shared_words,
+    subject_stems,
+    subject_words,
+    surface_forms,
+    thread,
+)
 from walker.walk.widen import widen
 from walker.wander import (
     Item,
@@ -172,6 +180,8 @@ class ExtractiveEngine:
             return None
         if kind == "missing-link" and not mention and len(subject_words(text_a, text_b, context.index)) < SUBJECT_WORDS:
             return None  # two accounts of one thing say several of its words; one or two are often two senses
+        if kind == "answer" and _answered_in_place(context, end_a.path, sentences(text_a)[-1]):
+            return None  # a lead-in or a rhetorical question: its own note goes on to answer it
         into_first = _longer(context, end_a.path, end_b.path) == end_a.path
         wording = word(kind, pair, context.index, into_first)
         return Candidate(
@@ -480,6 +490,25 @@ def _floor(candidate: Candidate) -> float:
 
 def _evidence(candidate: Candidate) -> Evidence:
     return Evidence.of((candidate.grounding or {}).get("evidence") or {})
+
+
+def _answered_in_place(context: WalkContext, path: str, question: str) -> bool:
+    """Whether the question's own note goes on to speak to it: the rest of its section, in sentences that do not ask,
+    says THREAD_WORDS of its words that are not everyday speech (all of them, if it has fewer). A lead-in ("Why do
+    models overfit?") or a rhetorical question is answered right after it; an open question is not."""
+    asked = subject_stems(question)
+    note = context.corpus.notes[path]
+    paragraphs = context.index.paragraphs.get(path, [])
+    for at, paragraph in enumerate(paragraphs):
+        said = sentences(paragraph.text)
+        if question not in said:
+            continue
+        section = next((s for s in note.sections if s.line <= paragraph.line <= s.end_line), None)
+        end = section.end_line if section is not None else paragraph.end_line
+        after = said[said.index(question) + 1:] + [s for p in paragraphs[at + 1:] if p.line <= end for s in sentences(p.text)]
+        told = subject_stems(" ".join(s for s in after if not is_question(s)))
+        return bool(asked) and len(asked & told) >= min(THREAD_WORDS, len(asked))
+    return False
 
 
 def _duplicates(context: WalkContext, a: str, b: str) -> bool:
