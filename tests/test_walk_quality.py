@@ -120,8 +120,8 @@ def test_a_thread_of_everyday_words_of_the_passages_own_language_is_no_thread(tm
 
 def test_two_passages_that_share_only_two_words_are_no_missing_link(tmp_path):
     """A Rails note and a Scrapy note share "pipeline" and "stage", each in its own sense: two words in common are
-    as often two senses as one subject. Two accounts of one thing say several of its words: the same two notes,
-    both on item pipelines, share "pipeline", "stage" and "scraped"."""
+    as often two senses as one subject. Two accounts of one thing say several of its words: two Scrapy notes on item
+    pipelines share "pipeline", "scraped" and "item"."""
     vault = write_vault(copy_vault_files(SAMPLE_VAULT, tmp_path / "vault"), {
         "Rails/Assets.md": "# Assets\n\nThe asset pipeline minifies each stylesheet in a separate stage before the "
                            "fingerprint is appended to its name.\n",
