@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from itertools import combinations
+from itertools import chain, combinations, islice
 from typing import NamedTuple
 
 from walker.corpus.text import is_proposition, join_sentences, sentences
@@ -493,19 +493,21 @@ def _evidence(candidate: Candidate) -> Evidence:
 
 
 def _answered_in_place(context: WalkContext, path: str, question: str) -> bool:
-    """Whether the question's own note goes on to speak to it: the rest of its section, in sentences that do not ask,
-    says THREAD_WORDS of its words that are not everyday speech (all of them, if it has fewer). A lead-in ("Why do
-    models overfit?") or a rhetorical question is answered right after it; an open question is not."""
+    """Whether the question's own note goes on to speak to it: the rest of its section (its next MAX_PROPOSITIONS
+    sentences at most), in sentences that do not ask, says THREAD_WORDS of its words that are not everyday speech (all
+    of them, if it has fewer). A lead-in ("Why do models overfit?") or a rhetorical question is answered right after
+    it; an open question is not."""
     asked = subject_stems(question)
     note = context.corpus.notes[path]
     paragraphs = context.index.paragraphs.get(path, [])
     for at, paragraph in enumerate(paragraphs):
-        said = sentences(paragraph.text)
+        said = sentences(paragraph.text) if question in paragraph.text else []
         if question not in said:
             continue
         section = next((s for s in note.sections if s.line <= paragraph.line <= s.end_line), None)
         end = section.end_line if section is not None else paragraph.end_line
-        after = said[said.index(question) + 1:] + [s for p in paragraphs[at + 1:] if p.line <= end for s in sentences(p.text)]
+        later = (s for p in paragraphs[at + 1:] if p.line <= end for s in sentences(p.text))
+        after = islice(chain(said[said.index(question) + 1:], later), MAX_PROPOSITIONS)
         told = subject_stems(" ".join(s for s in after if not is_question(s)))
         return bool(asked) and len(asked & told) >= min(THREAD_WORDS, len(asked))
     return False
