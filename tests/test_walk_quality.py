@@ -3,12 +3,14 @@ the notes of each note's genre), pairs the vault already explains, and the one s
 
 import math
 import re
+from datetime import date
 
 import pytest
 from click.testing import CliRunner
 from conftest import SAMPLE_VAULT, copy_vault_files, kept_candidate, pair_candidate, write_vault
 
 from walker.cli import main
+from walker.daily import daily_date
 from walker.pool.records import KINDS
 from walker.walk.evidence import Evidence, Genres, everyday
 from walker.walk.scorer import explain, floor, score
@@ -197,3 +199,33 @@ def test_a_reason_against_a_pair_says_which_side_of_a_signal_counted():
         reason = explain(Evidence(**high))
         assert "common in the vault" not in reason and "no note links both" not in reason, (name, reason)
         assert _READ["zh"][name][1] in explain(Evidence(**high), "zh")  # read in Chinese on the same side
+
+
+DAY_LOG = ("# {title}\n\n## Morning\n{morning}\n\n## Evening\nWent running by the river for forty minutes and read "
+           "two chapters of the novel before bed.\n")
+MORNINGS = ("Reviewed the lecture notes on linear regression and worked the exercises on gradient descent, then rewrote "
+            "the summary of the cost function in my own words.",
+            "Went over the linear regression lecture again, redid the gradient descent exercises and rewrote my summary "
+            "of the cost function.")
+
+
+@pytest.mark.parametrize("first, second", [("2026-03-07", "2026-03-08"), ("2026.3.7", "2026.3.8"), ("260307", "260308"), ("2026年3月7日", "2026年3月8日"),
+                                           ("2026-03-07 Sat", "2026-03-08 Sun")])
+def test_two_days_written_alike_are_two_days_not_two_notes_to_merge(tmp_path, first, second):
+    """A day's note records a day: two days that went alike are not one subject written twice, whatever the date's
+    format in their titles."""
+    vault = write_vault(copy_vault_files(SAMPLE_VAULT, tmp_path / "vault"), {
+        f"Journal/{title}.md": DAY_LOG.format(title=title, morning=morning) for title, morning in zip((first, second), MORNINGS)})
+    found = pair_candidate(Workspace.open(vault), f"Journal/{first}.md", f"Journal/{second}.md")
+    assert found is None or found.kind != "duplicate", found.claim
+
+
+@pytest.mark.parametrize("title, day", [
+    ("2026-03-07", date(2026, 3, 7)), ("2026.3.7", date(2026, 3, 7)), ("2026_03_07", date(2026, 3, 7)),
+    ("20260307", date(2026, 3, 7)), ("260307", date(2026, 3, 7)), ("2026年3月7日", date(2026, 3, 7)),
+    ("2026-03-07 Sat", date(2026, 3, 7)), ("2026-03-07 (周六)", date(2026, 3, 7)), ("2026年3月7日 星期六", date(2026, 3, 7)),
+    ("2026", None), ("2026-03", None), ("2026-13-07", None), ("2026-02-30", None), ("2026307", None), ("123456", None),
+    ("1984 Orwell", None), ("Meeting 2026-03-07", None), ("2026-03-07 meeting with the landlord about rent", None),
+])
+def test_a_daily_note_is_known_by_its_date_in_any_common_form(title, day):
+    assert daily_date(title) == day

@@ -4,18 +4,16 @@ and the choice among them that rotates the sources and avoids the last walks' se
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Collection
 from datetime import date, datetime
-from pathlib import PurePosixPath
 
 from walker.corpus.model import Corpus, ParsedNote
+from walker.daily import daily_date_of_path
 from walker.graph import Adjacency
 from walker.similarity import TextIndex, paragraph_key
 from walker.wander import Seed, WanderSettings, central_sentence, find_hubs, folder_of, paragraph_ref
 
 SEED_SOURCES = ("recent", "revisited", "open-question", "forgotten")
-DAILY_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
 
 
 def candidate_seeds(
@@ -32,7 +30,7 @@ def candidate_seeds(
     settings = settings or WanderSettings()
     hubs = find_hubs(links, settings)
     today = now.date()
-    dailies = {p: d for p in corpus.notes if (d := daily_date(p))}
+    dailies = {p: d for p in corpus.notes if (d := daily_date_of_path(p))}
     eligible = [p for p in corpus.notes if p not in hubs and p not in dailies]
     mentions, backlink_folders = _mentions(corpus, dailies)
     mtimes = _meaningful_mtimes({f.path: f.mtime_ns for f in corpus.files if f.path in corpus.notes})
@@ -148,16 +146,6 @@ def _open_signals(note: ParsedNote) -> list[str]:
     if open_tasks:
         signals.append(f"{open_tasks} unchecked task{'s' if open_tasks > 1 else ''}")
     return signals
-
-
-def daily_date(path: str) -> date | None:
-    match = DAILY_NAME.fullmatch(PurePosixPath(path).stem)
-    if not match:
-        return None
-    try:
-        return date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
-    except ValueError:
-        return None
 
 
 def _meaningful_mtimes(mtimes: dict[str, int]) -> dict[str, int]:

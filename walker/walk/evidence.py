@@ -46,9 +46,9 @@ import numpy as np
 
 from walker.corpus.model import Corpus
 from walker.corpus.text import Paragraph
+from walker.daily import is_daily
 from walker.graph import Adjacency
 from walker.similarity import TextIndex
-from walker.walk.kinds import DAILY
 from walker.words import has_cjk, stem, zipf
 
 EVERYDAY_UNMEASURED = 4.0  # the Zipf value evidence without ``everyday`` reads: about the development pairs' mean
@@ -97,7 +97,7 @@ class Genres:
         members: dict[str, list[int]] = {}
         for row, path in enumerate(index.paths):
             note = corpus.notes.get(path)
-            key = "daily notes" if note is not None and DAILY.fullmatch(note.title) else path.rpartition("/")[0]
+            key = "daily notes" if note is not None and is_daily(note.title) else path.rpartition("/")[0]
             self._of[path] = key
             members.setdefault(key, []).append(row)
         self._members = members

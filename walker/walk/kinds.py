@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from walker.daily import is_daily
 from walker.kinds import KINDS, named
 from walker.kinds.base import THREAD_WORDS, Pair
 from walker.similarity import TextIndex
@@ -20,7 +21,6 @@ from walker.words import PLAIN_WORDS, is_chinese, phrase, tokens
 
 SAME_CONCEPT = 0.5  # notes this close in meaning, their thread left out, share a subject: not an analogy...
 OTHER_FOLDER_CONCEPT = 0.75  # ...and this close when they sit in different top-level folders
-DAILY = re.compile(r"\d{4}-\d{2}-\d{2}")  # a daily note's title
 DOMAIN_APART = 0.3  # folders whose subjects are less close than this are two domains (similarity.domain_closeness)
 _BREAK = re.compile(r"[,;:()\[\]{}<>|/\"“”«».!?…—–，。；：、（）【】「」『』《》！？]")  # what ends a clause
 
@@ -127,7 +127,7 @@ def words_of(words: list[str]) -> str:
 
 def note_name(title: str) -> str:
     """How a note is named in a claim: its title, or "the note of 2026-04-04" for a daily note."""
-    return f"the note of {title}" if DAILY.fullmatch(title) else title
+    return f"the note of {title}" if is_daily(title) else title
 
 
 def claim_names(title: str) -> tuple[str, ...]:

@@ -17,6 +17,7 @@ from itertools import chain, combinations, islice
 from typing import NamedTuple
 
 from walker.corpus.text import is_proposition, join_sentences, sentences
+from walker.daily import is_daily
 from walker.kinds.base import APART, ONE_DOMAIN, ONE_FOLDER, THREAD_WORDS, Pair, is_question
 from walker.meaning import Meaning
 from walker.refs import Ref
@@ -26,7 +27,6 @@ from walker.walk.critic import Verdict, gate
 from walker.walk.engines.base import InventoryEntry, WalkContext
 from walker.walk.evidence import Evidence, Genres, Lexicon, Mentions, everyday, salience, side_by_side
 from walker.walk.kinds import (
-    DAILY,
     DOMAIN_APART,
     OTHER_FOLDER_CONCEPT,
     SAME_CONCEPT,
@@ -419,7 +419,7 @@ def _copies(context: WalkContext, a: str, b: str) -> bool:
 def _names(context: WalkContext, text: str, path: str) -> bool:
     """The passage names the note by its title or an alias ("as in Acid")."""
     note = context.corpus.notes[path]
-    names = [n for n in (note.title, *note.aliases) if len(n) >= 4 and not DAILY.fullmatch(n)]
+    names = [n for n in (note.title, *note.aliases) if len(n) >= 4 and not is_daily(n)]
     return any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", text, re.IGNORECASE) for n in names)
 
 
@@ -451,7 +451,7 @@ def _same_other_end(context: WalkContext, a: Candidate, b: Candidate) -> bool:
 
 
 def _daily_refs(candidate: Candidate) -> int:
-    return sum(bool(DAILY.fullmatch(Ref.parse(r).title)) for r in candidate.supporting_refs)
+    return sum(is_daily(Ref.parse(r).title) for r in candidate.supporting_refs)
 
 
 def _end(entry: InventoryEntry, ref: str, passage: str, terms: tuple[str, ...]) -> End:
@@ -514,7 +514,11 @@ def _answered_in_place(context: WalkContext, path: str, question: str) -> bool:
 
 
 def _duplicates(context: WalkContext, a: str, b: str) -> bool:
-    """Two notes on one thing: the same subject on the latent axes, and many of the same words, weighed."""
+    """Two notes on one thing: the same subject on the latent axes, and many of the same words, weighed. A day's
+    note records a day: two days that went alike are not one subject written twice, and never merged."""
+    notes = context.corpus.notes
+    if is_daily(notes[a].title) or is_daily(notes[b].title):
+        return False
     index = context.index
     words = float((index.notes[index.row[a]] @ index.notes[index.row[b]].T).toarray()[0, 0])
     return words >= DUPLICATE_WORDS and index.note_closeness(a, b) >= DUPLICATE_CLOSENESS
