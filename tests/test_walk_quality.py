@@ -138,6 +138,18 @@ def test_two_passages_that_share_only_two_words_are_no_missing_link(tmp_path):
     assert found is not None and found.kind == "missing-link"
 
 
+def test_an_answer_that_shares_two_words_with_its_question_speaks_to_another_matter(tmp_path):
+    """Why basil leaves blacken after a cold night is not answered by a pesto recipe that pounds basil leaves."""
+    vault = write_vault(copy_vault_files(SAMPLE_VAULT, tmp_path / "vault"), {
+        "Garden/Basil Diary.md": "# Basil Diary\n\n## May\nSowed Genovese basil in the cold frame and thinned the "
+                                 "seedlings to a hand's width apart.\n\n## July\nWhy do the basil leaves turn black at "
+                                 "the edges after a cold night?\n\n## August\nCut the plants back by a third and they "
+                                 "branched again within a fortnight.\n",
+        "Kitchen/Pesto.md": "# Pesto\n\nI pound the basil leaves with garlic, pine nuts and salt in the mortar, then stir "
+                            "in the cheese and the oil last so the sauce stays green.\n"})
+    assert pair_candidate(Workspace.open(vault), "Garden/Basil Diary.md", "Kitchen/Pesto.md") is None
+
+
 DIARY = ("# Tomato Diary\n\n## June\nPlanted the Brandywine seedlings along the south fence, two feet apart, with a "
          "stake each and a handful of bone meal in every hole.\n\n## August\nWhy do tomatoes crack open after a heavy "
          "rain?{told}\n\n## September\nSaved seed from the best Brandywine and fermented it in a jar for three days "

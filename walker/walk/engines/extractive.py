@@ -66,6 +66,10 @@ MAX_QUOTED = 3  # sentences in a row one quote may hold: a mechanism is often to
 COPIED = 0.5  # notes sharing this share of their paragraphs are copies of one text
 DUPLICATE_CLOSENESS = 0.95  # notes this close in meaning (the latent axes)...
 DUPLICATE_WORDS = 0.4  # ...whose TF-IDF vectors are this close cover one thing: two notes to merge
+# The kinds whose only evidence is the words two passages share: they need several of them (sense.subject_words).
+# Two notes on one thing are measured whole, an analogy tells one mechanism in the words of two fields, and a tension
+# (one passage saying not to do what the other does) has never been read wrong for its words: all three are exempt.
+SHARED_WORD_KINDS = frozenset({"missing-link", "answer"})
 
 
 class ExtractiveEngine:
@@ -178,8 +182,8 @@ class ExtractiveEngine:
         kind = classify(pair)
         if kind is None:
             return None
-        if kind == "missing-link" and not mention and len(subject_words(text_a, text_b, context.index)) < SUBJECT_WORDS:
-            return None  # two accounts of one thing say several of its words; one or two are often two senses
+        if kind in SHARED_WORD_KINDS and not mention and len(subject_words(text_a, text_b, context.index)) < SUBJECT_WORDS:
+            return None  # passages about one thing say several of its words; one or two are often two senses
         if kind == "answer" and _answered_in_place(context, end_a.path, sentences(text_a)[-1]):
             return None  # a lead-in or a rhetorical question: its own note goes on to answer it
         into_first = _longer(context, end_a.path, end_b.path) == end_a.path
