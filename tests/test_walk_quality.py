@@ -221,8 +221,10 @@ MORNINGS = ("Reviewed the lecture notes on linear regression and worked the exer
             "of the cost function.")
 
 
-@pytest.mark.parametrize("first, second", [("2026-03-07", "2026-03-08"), ("2026.3.7", "2026.3.8"), ("260307", "260308"), ("2026年3月7日", "2026年3月8日"),
-                                           ("2026-03-07 Sat", "2026-03-08 Sun")])
+@pytest.mark.parametrize("first, second", [
+    ("2026-03-07", "2026-03-08"), ("2026.3.7", "2026.3.8"), ("260307", "260308"), ("2026年3月7日", "2026年3月8日"),
+    ("2026-03-07 Sat", "2026-03-08 Sun"),
+])
 def test_two_days_written_alike_are_two_days_not_two_notes_to_merge(tmp_path, first, second):
     """A day's note records a day: two days that went alike are not one subject written twice, whatever the date's
     format in their titles."""
