@@ -239,7 +239,9 @@ def test_two_days_written_alike_are_two_days_not_two_notes_to_merge(tmp_path, fi
     ("20260307", date(2026, 3, 7)), ("260307", date(2026, 3, 7)), ("2026年3月7日", date(2026, 3, 7)),
     ("2026-03-07 Sat", date(2026, 3, 7)), ("2026-03-07 (周六)", date(2026, 3, 7)), ("2026年3月7日 星期六", date(2026, 3, 7)),
     ("2026", None), ("2026-03", None), ("2026-13-07", None), ("2026-02-30", None), ("2026307", None), ("123456", None),
+    ("2026-03-07 Saturday", date(2026, 3, 7)), ("2026-03-07（土）", date(2026, 3, 7)),
     ("1984 Orwell", None), ("Meeting 2026-03-07", None), ("2026-03-07 meeting with the landlord about rent", None),
+    ("2025-11-18 CAPE", None), ("20241217_Loops", None), ("20210215ログ", None), ("20211029自公選挙演説", None),
 ])
 def test_a_daily_note_is_known_by_its_date_in_any_common_form(title, day):
     assert daily_date(title) == day

@@ -14,7 +14,11 @@ _DATES = (
     r"(?P<y>\d{4})年(?P<m>\d{1,2})月(?P<d>\d{1,2})[日号]",  # 2026年3月7日
     r"(?P<yy>\d{2})(?P<m>\d{2})(?P<d>\d{2})",  # 260307
 )
-_WEEKDAY = r"(?:[ _,-]*\(?[^\W\d_]{1,9}\)?)?"  # the day's name after the date: Sat, Saturday, 周六, 星期六, 土曜日
+# The day's name after the date, in English, Chinese or Japanese ("Sat", "Saturday", "周六", "星期六", "(土)", "土曜日"):
+# a date followed by anything else ("2025-11-18 CAPE", "20210215ログ") is a dated note on a subject, not a day's note.
+_DAY_NAME = (r"(?i:mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r(?:s(?:day)?)?)?|fri(?:day)?|sat(?:urday)?"
+             r"|sun(?:day)?)|(?:周|星期|礼拜)[一二三四五六日天]|[月火水木金土日](?:曜日?)?")
+_WEEKDAY = rf"(?:[ _,-]*[(（]?(?:{_DAY_NAME})[)）]?)?"
 _DATED = [re.compile(date + _WEEKDAY) for date in _DATES]
 
 
