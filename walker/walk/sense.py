@@ -61,9 +61,8 @@ def subject_words(a: str, b: str, index: TextIndex) -> list[str]:
     Two passages about one thing say several of its words; two that share one or two ("key", "pipeline", "Seite")
     use them, as often as not, in two senses. Of the 262 missing links kept and read blind by 2026-12-07, those
     sharing at most two such words were 27% useful and 22% wrong, those sharing three or more 46% useful and 5%
-    wrong; of 18 answers sharing at most two, 3 were useful and 13 wrong (bench/README.md, walk quality). A passage
-    that names the other note says its subject outright, two notes on one thing are measured whole, and an analogy
-    tells one mechanism in the words of two fields: shared words are not their evidence.
+    wrong; of 18 answers sharing at most two, 3 were useful and 13 wrong (bench/README.md, walk quality). Which
+    kinds this holds for is the engine's to say (``extractive.SHARED_WORD_KINDS``).
     """
     shared = set(shared_words(a, b, index)) & subject_stems(a, latin_language(f"{a} {b}"))
     return list(dict.fromkeys(s for s in map(stem, words(a)) if s in shared))

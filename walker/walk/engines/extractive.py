@@ -68,7 +68,8 @@ DUPLICATE_CLOSENESS = 0.95  # notes this close in meaning (the latent axes)...
 DUPLICATE_WORDS = 0.4  # ...whose TF-IDF vectors are this close cover one thing: two notes to merge
 # The kinds whose only evidence is the words two passages share: they need several of them (sense.subject_words).
 # Two notes on one thing are measured whole, an analogy tells one mechanism in the words of two fields, and a tension
-# (one passage saying not to do what the other does) was never kept on the vaults read so far: all three are exempt.
+# (one passage saying not to do what the other does) was never kept on the vaults read so far: all three are exempt,
+# as is a passage that names the other note, which says its subject outright.
 SHARED_WORD_KINDS = frozenset({"missing-link", "answer"})
 
 
