@@ -114,6 +114,16 @@ def test_a_note_that_only_asks_seeds_from_its_question(tmp_path):
     assert central_sentence(ws.index, "酵母.md", ws.index.paragraphs["酵母.md"])[0] == "酵母在低温下活性很弱，面团发得就慢。"
 
 
+def test_a_japanese_sentence_of_kana_alone_neither_seeds_nor_stops_the_walk(tmp_path):
+    # Written in hiragana alone, the first sentence has no word the index weighs; it once divided by zero, and every
+    # walk that met such a note as a seed or an item ended in a crash.
+    (tmp_path / "日記.md").write_text("# 日記\n\nそれはとてもおもしろいことだとおもうけれど、どうかな。\n\n"
+                                      "京大式カードで読書ノートを続ける方法を試した。\n", encoding="utf-8")
+    ws = Workspace.open(tmp_path)
+    found = central_sentence(ws.index, "日記.md", ws.index.paragraphs["日記.md"])
+    assert found is not None and found[0].startswith("京大式カード")
+
+
 def test_a_line_that_leads_in_with_a_colon_ends_before_the_next_line():
     # "Shown as a picture:", the picture, then the sentence: reading view shows them on lines of their own, and the
     # sentence alone is what the note says.

@@ -177,6 +177,8 @@ def central_sentence(index: TextIndex, path: str, paragraphs: list[Paragraph]) -
             if word_count(sentence) > 2 * MAX_WORDS:  # (a loose bound: counting is cheap, segmenting is not)
                 continue  # no sentence to quote; and segmenting one run of 600,000 Chinese characters takes seconds
             words = tokens(sentence)
+            if not words:  # only kana or particles ("それはとてもおもしろいことだとおもう"): no key word to weigh
+                continue
             # Chinese is counted by its characters (word_count), which is_proposition bounds from below.
             length = word_count(sentence) if has_cjk(sentence) else len(words)
             if not (has_cjk(sentence) or 8 <= length) or length > MAX_WORDS or not is_proposition(sentence, title):

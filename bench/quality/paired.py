@@ -50,16 +50,21 @@ def walk(out: Path, engines: dict[str, Path], vaults: list[Path]) -> None:
             steps = [["init", copy]] + [["run", copy, "--cadence", "weekly", "--force", "--now", f"{day}T07:50:00"]
                                         for day in WEEKS] + \
                     [["walk", copy, "--random-seed", str(s), "--now", f"2026-12-2{s}T07:50:00"] for s in (1, 2, 3)]
+            failed = 0
             for step in steps:
                 # -P and a neutral folder: the folder this runs from (a checkout of walker, say) never comes before the
                 # engine's checkout on the path, which would walk both engines with its code.
-                subprocess.run([sys.executable, "-P", "-c", "from walker.cli import main; main()", *map(str, step)],
-                               env=env, cwd=out, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+                done = subprocess.run([sys.executable, "-P", "-c", "from walker.cli import main; main()", *map(str, step)],
+                                      env=env, cwd=out, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+                failed += done.returncode != 0
             imported = subprocess.run([sys.executable, "-P", "-c", "import walker; print(walker.__file__)"], env=env,
                                       cwd=out, capture_output=True, text=True).stdout.strip()
             if not imported.startswith(str(checkout.resolve())):
                 raise SystemExit(f"{name} imported walker from {imported}, not from {checkout}")
-            print(f"{name} {vault.name}: {len(list((copy / 'walks' / 'active').glob('*.md')))} kept")
+            # A step that fails (a crash, or a walk with no seed) is said: a vault whose walks crash reads as one that
+            # keeps nothing.
+            print(f"{name} {vault.name}: {len(list((copy / 'walks' / 'active').glob('*.md')))} kept"
+                  + (f", {failed} of {len(steps)} steps failed (see {env['WALKER_CACHE_DIR']})" if failed else ""))
 
 
 def _kept(folder: Path) -> dict[tuple[str, tuple[str, ...]], dict]:
