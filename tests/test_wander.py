@@ -149,16 +149,59 @@ def test_an_empty_source_gives_its_turns_to_all_the_others_in_turn():
         ["recent", "revisited", "open-question", "forgotten"]
 
 
-def test_a_tie_between_seeds_is_drawn_not_settled_by_the_alphabet():
+def test_a_source_offers_its_best_first_and_a_tie_is_drawn_not_settled_by_the_alphabet(tmp_path):
     import random
 
     def seed(path, score):
         return Seed(path, "A sentence worth quoting from this note.", path, "open-question", "asks", score)
 
-    tied = {"open-question": [seed("A.md", 1), seed("B.md", 1), seed("C.md", 1)]}
-    assert {choose_seed(tied, 0, [], random.Random(n)).path for n in range(20)} == {"A.md", "B.md", "C.md"}
     ranked = {"open-question": [seed("Z.md", 2), seed("A.md", 1), seed("B.md", 1)]}
     assert {choose_seed(ranked, 0, [], random.Random(n)).path for n in range(20)} == {"Z.md"}
+    notes = {f"Q/{name}.md": f"Why does the {name.lower()} bed drain so slowly after the autumn rain?\n\n- [ ] dig a test pit"
+             for name in ("Apple", "Birch", "Cedar")}
+    notes |= {f"Filler/f{i}.md": f"Filler note {i} about weather number {i} and nothing else." for i in range(20)}
+    ws = Workspace.open(write_vault(tmp_path, notes))
+    first = {candidate_seeds(ws.corpus, ws.index, ws.links, datetime(2026, 11, 30),
+                             rng=random.Random(n))["open-question"][0].path for n in range(20)}
+    assert first == {"Q/Apple.md", "Q/Birch.md", "Q/Cedar.md"}
+
+
+SHARED = "Mycorrhiza hyphae trade phosphorus for sugar, a symbiosis older than roots."
+
+
+def partnered_vault(tmp_path, **extra):
+    """Thirty forgotten notes that share no rare word with any other, and four that share four."""
+    words = ["amber", "basalt", "cobalt", "dune", "ember", "fjord", "glacier", "heath", "inlet", "jetty", "karst",
+             "lagoon", "moraine", "nimbus", "oxbow", "prairie", "quarry", "ravine", "savanna", "tundra", "upland",
+             "valley", "wadi", "xeric", "yardang", "zephyr", "atoll", "bayou", "cirque", "delta"]
+    notes = {f"Alone/{word}.md": f"The {word} keeps its own odd story, told once and never again here." for word in words}
+    notes |= {f"Fungi/f{i}.md": f"{SHARED} Note {i} says more about it." for i in range(4)}
+    return Workspace.open(write_vault(tmp_path, notes | extra))
+
+
+def test_forgotten_seeds_are_drawn_from_the_notes_a_walk_can_pair(tmp_path):
+    """A walk from a note that shares its rare words with no other note has nothing to find: of forgotten notes that
+    tie, the ones other notes share rare words with are offered first, whatever the draw."""
+    import random
+
+    ws = partnered_vault(tmp_path)
+    assert ws.index.partners(["Fungi/f0.md", "Alone/amber.md"], 3) == {"Fungi/f0.md": 3, "Alone/amber.md": 0}
+    for n in range(10):
+        found = candidate_seeds(ws.corpus, ws.index, ws.links, datetime(2026, 11, 30), rng=random.Random(n))
+        offered = [s.path for s in found["forgotten"]]
+        assert set(offered[:4]) == {f"Fungi/f{i}.md" for i in range(4)}
+        assert "3 other notes use 3 of its rare words" in found["forgotten"][0].reason
+
+
+def test_of_open_questions_that_tie_the_one_with_partners_comes_first(tmp_path):
+    import random
+
+    ws = partnered_vault(tmp_path, **{"Q/Roots.md": f"{SHARED}\n\n- [ ] ask the soil lab",
+                                      "Q/Kites.md": "Kites fly best in a steady breeze off the sea.\n\n- [ ] buy string"})
+    for n in range(10):
+        found = candidate_seeds(ws.corpus, ws.index, ws.links, datetime(2026, 11, 30), rng=random.Random(n))
+        assert [s.path for s in found["open-question"]] == ["Q/Roots.md", "Q/Kites.md"]
+        assert choose_seed(found, 2, [], random.Random(n)).path == "Q/Roots.md"
 
 
 def test_forgotten_notes_that_tie_are_not_offered_in_the_alphabets_order(tmp_path):

@@ -14,6 +14,7 @@ from walker.similarity import TextIndex, paragraph_key
 from walker.wander import Seed, WanderSettings, central_sentence, find_hubs, folder_of, paragraph_ref
 
 SEED_SOURCES = ("recent", "revisited", "open-question", "forgotten")
+PARTNER_WORDS = 3  # rare words another note must share with a seed to count as something a walk from it may find
 
 
 def candidate_seeds(
@@ -66,7 +67,7 @@ def candidate_seeds(
             forgotten.append(seed(path, "forgotten", *_forgotten(backlinks, age)))
     return {"recent": _best(corpus, index, recent, limit, rng), "revisited": _best(corpus, index, revisited, limit, rng),
             "open-question": _best(corpus, index, questions, limit, rng),
-            "forgotten": _best(corpus, index, forgotten, max(limit, 10), rng)}
+            "forgotten": _best(corpus, index, forgotten, max(limit, 10), rng, drawn=True)}
 
 
 def _recent(mentions: int, age: int | None, window: int) -> tuple[str, float]:
@@ -96,26 +97,40 @@ def _mentions(corpus: Corpus, dailies: dict[str, date]) -> tuple[dict[str, list[
 
 
 def _best(corpus: Corpus, index: TextIndex, group: list[tuple[float, str, str, str]], count: int,
-          rng: random.Random | None) -> list[Seed]:
+          rng: random.Random | None, drawn: bool = False) -> list[Seed]:
     """The best ``count`` of one source that have a sentence worth quoting, in a paragraph of their own (not one
     copied into other notes). A note with only links, properties, comments or stock text is not a seed.
     Ties are cut in ``rng``'s order (by path, a vault of many unlinked notes would only ever offer its
-    alphabetically first folders as forgotten), weighted by how much prose each note holds."""
+    alphabetically first folders as forgotten), weighted by how much prose each note holds.
+
+    Of notes the source scores alike, the one that gives a walk more to find comes first: more partners, other notes
+    using ``PARTNER_WORDS`` of its rare words. In a source that is ``drawn`` at random (forgotten notes), the best
+    are the notes with the most partners among ten times ``count`` of its best. On the dev vaults, a walk from a seed
+    in the top quarter of its vault by partners kept three times the useful records of one from the bottom quarter,
+    in the same share (bench/README.md, walk quality)."""
     ordered = sorted(group, key=lambda s: s[1])
     if rng is not None:
         # A weighted shuffle (Efraimidis and Spirakis: a uniform draw raised to 1/weight). A walk from a
         # one-sentence fixture seldom has anything to pair, so a note that says more comes first more often.
         keys = {path: rng.random() ** (1 / max(index.prose.get(path, 0), 0.1)) for _, path, _, _ in ordered}
         ordered.sort(key=lambda s: keys[s[1]], reverse=True)
+    best = sorted(ordered, key=lambda s: -s[0])[: 10 * count]
+    partners = index.partners([path for _, path, _, _ in best], PARTNER_WORDS)
+    order = (lambda s: -partners[s[1]]) if drawn else (lambda s: (-s[0], -partners[s[1]]))
     chosen = []
-    for score, path, source, reason in sorted(ordered, key=lambda s: -s[0])[: 10 * count]:
+    for score, path, source, reason in sorted(best, key=order):
         own = [p for p in index.paragraphs.get(path, []) if paragraph_key(p.text) not in index.copied]
         found = central_sentence(index, path, own)
         if found:
+            reason += f"; {_partners(partners[path])}"
             chosen.append(Seed(path, found[0], paragraph_ref(corpus.notes[path], found[1]), source, reason, score))
         if len(chosen) >= count:
             break
     return chosen
+
+
+def _partners(count: int) -> str:
+    return f"{count} other note{' uses' if count == 1 else 's use'} {PARTNER_WORDS} of its rare words"
 
 
 def choose_seed(candidates: dict[str, list[Seed]], walk_number: int, used: Collection[str], rng: random.Random) -> Seed | None:
@@ -126,11 +141,9 @@ def choose_seed(candidates: dict[str, list[Seed]], walk_number: int, used: Colle
     if not ready:
         return None
     source = ready[walk_number % len(ready)]
-    best = fresh[source][0].score
-    # Forgotten notes are drawn at random; in the other sources the best wins, and a tie (every open question
-    # scores one) is drawn, not settled by the alphabet.
-    choice = fresh[source] if source == "forgotten" else [s for s in fresh[source] if s.score == best]
-    return choice[rng.randrange(len(choice))]
+    # Forgotten notes are drawn at random; in the other sources the first wins (``_best`` put the notes that give a
+    # walk the most to find first).
+    return fresh[source][rng.randrange(len(fresh[source]))] if source == "forgotten" else fresh[source][0]
 
 
 def _open_signals(note: ParsedNote) -> list[str]:

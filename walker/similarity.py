@@ -212,6 +212,20 @@ class TextIndex:
         order = np.argsort(-both.data[rare])
         return [str(self.terms[i]) for i in both.col[rare][order][:limit]]
 
+    def partners(self, paths: list[str], shared: int) -> dict[str, int]:
+        """For each note, how many other notes use at least ``shared`` of the rare words it uses: what a walk from it
+        has to find. Bounded: a rare word is used by at most max(3, √notes) notes, so each note has few partners."""
+        rows = [self.row[p] for p in paths if p in self.row]
+        if not rows or not self.rare.any():
+            return dict.fromkeys(paths, 0)
+        uses = self.notes[:, np.flatnonzero(self.rare)].tocsr()
+        uses.data[:] = 1
+        counts = (uses[rows] @ uses.T).tocsr()
+        counts.data = (counts.data >= shared).astype(np.int32)
+        found = np.asarray(counts.sum(axis=1)).ravel() - 1  # every note shares its own words with itself
+        by_path = {self.paths[r]: max(0, int(n)) for r, n in zip(rows, found)}
+        return {p: by_path.get(p, 0) for p in paths}
+
     def term_weights(self, path: str) -> dict[str, float]:
         vector = self.notes[self.row[path]].tocoo()
         return {str(self.terms[i]): float(w) for i, w in zip(vector.col, vector.data)}
