@@ -218,8 +218,10 @@ class TextIndex:
         rows = [self.row[p] for p in paths if p in self.row]
         if not rows or not self.rare.any():
             return dict.fromkeys(paths, 0)
-        uses = self.notes[:, np.flatnonzero(self.rare)].tocsr()
-        uses.data[:] = 1
+        uses = self.__dict__.get("_rare_uses")
+        if uses is None:  # notes × rare words, 1 where a note uses one: computed once per index
+            uses = self.__dict__["_rare_uses"] = self.notes[:, np.flatnonzero(self.rare)].tocsr()
+            uses.data[:] = 1
         counts = (uses[rows] @ uses.T).tocsr()
         counts.data = (counts.data >= shared).astype(np.int32)
         found = np.asarray(counts.sum(axis=1)).ravel() - 1  # every note shares its own words with itself
