@@ -107,7 +107,7 @@ def _best(corpus: Corpus, index: TextIndex, group: list[tuple[float, str, str, s
     using ``PARTNER_WORDS`` of its rare words. In a source that is ``drawn`` at random (forgotten notes), the best
     are the notes with the most partners among ten times ``count`` of its best. On the dev vaults, a walk from a seed
     in the top quarter of its vault by partners kept three times the useful records of one from the bottom quarter,
-    in the same share (bench/README.md, walk quality)."""
+    in much the same shares (bench/README.md, walk quality)."""
     ordered = sorted(group, key=lambda s: s[1])
     if rng is not None:
         # A weighted shuffle (Efraimidis and Spirakis: a uniform draw raised to 1/weight). A walk from a
