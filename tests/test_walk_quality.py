@@ -234,6 +234,21 @@ def test_two_days_written_alike_are_two_days_not_two_notes_to_merge(tmp_path, fi
     assert found is None or found.kind != "duplicate", found.claim
 
 
+@pytest.mark.parametrize("first, second, duplicate", [
+    ("Regression", "Regression lecture", True),  # one thing, one name: the control
+    ("Study plan week 3", "Study plan week 6", False), ("Regression notes", "Regression notes (二)", False),
+    ("第三章 回归", "第四章 回归", False), ("Regression lecture", "Gradient exercises", False),
+])
+def test_two_notes_written_alike_are_one_note_to_merge_only_when_their_titles_name_one_thing(tmp_path, first, second,
+                                                                                           duplicate):
+    """Two weeks of one plan, two parts of one article, two chapters of one course share their words, not their
+    names: a number in a title marks one part of a series, and two titles that name two things name two notes."""
+    vault = write_vault(copy_vault_files(SAMPLE_VAULT, tmp_path / "vault"), {
+        f"Study/{title}.md": DAY_LOG.format(title=title, morning=morning) for title, morning in zip((first, second), MORNINGS)})
+    found = pair_candidate(Workspace.open(vault), f"Study/{first}.md", f"Study/{second}.md")
+    assert (found is not None and found.kind == "duplicate") == duplicate, found and found.claim
+
+
 @pytest.mark.parametrize("title, day", [
     ("2026-03-07", date(2026, 3, 7)), ("2026.3.7", date(2026, 3, 7)), ("2026_03_07", date(2026, 3, 7)),
     ("20260307", date(2026, 3, 7)), ("260307", date(2026, 3, 7)), ("2026年3月7日", date(2026, 3, 7)),

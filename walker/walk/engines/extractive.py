@@ -19,6 +19,7 @@ from typing import NamedTuple
 from walker.corpus.text import is_proposition, join_sentences, sentences
 from walker.daily import is_daily
 from walker.kinds.base import APART, ONE_DOMAIN, ONE_FOLDER, THREAD_WORDS, Pair, is_question
+from walker.kinds.duplicate import one_name
 from walker.meaning import Meaning
 from walker.refs import Ref
 from walker.sensitive import sensitive_inference
@@ -519,10 +520,11 @@ def _answered_in_place(context: WalkContext, path: str, question: str) -> bool:
 
 
 def _duplicates(context: WalkContext, a: str, b: str) -> bool:
-    """Two notes on one thing: the same subject on the latent axes, and many of the same words, weighed. A day's
-    note records a day: two days that went alike are not one subject written twice, and never merged."""
+    """Two notes on one thing: titles that name one thing, the same subject on the latent axes, and many of the same
+    words, weighed. A day's note records a day: two days that went alike are not one subject written twice, and
+    never merged."""
     notes = context.corpus.notes
-    if is_daily(notes[a].title) or is_daily(notes[b].title):
+    if is_daily(notes[a].title) or is_daily(notes[b].title) or not one_name(notes[a].title, notes[b].title):
         return False
     index = context.index
     words = float((index.notes[index.row[a]] @ index.notes[index.row[b]].T).toarray()[0, 0])
