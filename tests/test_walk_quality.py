@@ -11,6 +11,7 @@ from conftest import SAMPLE_VAULT, copy_vault_files, kept_candidate, pair_candid
 
 from walker.cli import main
 from walker.daily import daily_date
+from walker.kinds.duplicate import one_name
 from walker.pool.records import KINDS
 from walker.walk.evidence import Evidence, Genres, everyday
 from walker.walk.scorer import explain, floor, score
@@ -232,6 +233,11 @@ def test_two_days_written_alike_are_two_days_not_two_notes_to_merge(tmp_path, fi
         f"Journal/{title}.md": DAY_LOG.format(title=title, morning=morning) for title, morning in zip((first, second), MORNINGS)})
     found = pair_candidate(Workspace.open(vault), f"Journal/{first}.md", f"Journal/{second}.md")
     assert found is None or found.kind != "duplicate", found.claim
+
+
+def test_a_title_of_five_thousand_digits_is_read_as_a_number_not_a_crash():
+    """Python refuses to turn a run of more than 4,300 digits into an int; a hostile title must not end the walk."""
+    assert not one_name("Plan " + "9" * 5000, "Plan") and one_name("Plan " + "9" * 5000, "Plan " + "9" * 5000)
 
 
 @pytest.mark.parametrize("first, second, duplicate", [

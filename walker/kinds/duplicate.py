@@ -28,7 +28,7 @@ def _stems(title: str) -> frozenset[str]:
 
 def _numbers(title: str) -> frozenset[str]:
     found = (m.group(1) or m.group(2) or m.group(0) for m in _NUMBER.finditer(title))
-    return frozenset(str(int(n)) if n.isdigit() else n for n in found)
+    return frozenset(n.lstrip("0") or "0" if n.isdigit() else n for n in found)  # "03" is 3 (int() refuses 5,000 digits)
 
 
 def fits(pair: Pair) -> bool:
