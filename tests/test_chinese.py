@@ -20,7 +20,7 @@ from walker.pool.store import PoolStore
 from walker.refs import ref_link
 from walker.surface import surface
 from walker.wander import central_sentence, paragraph_ref
-from walker.words import is_everyday_phrase, is_grammar, phrase, word_count, words
+from walker.words import is_everyday_phrase, is_grammar, phrase, tokens, word_count, words
 from walker.workspace import Workspace
 
 
@@ -33,9 +33,14 @@ def test_traditional_characters_are_segmented_and_kept_as_written():
     assert words("因為氣體通常都不是理想氣體") == ["因為", "氣體", "通常", "不是", "理想氣體"]
 
 
-def test_japanese_is_read_as_character_pairs_without_grammar_pairs():
-    assert words("東京の天気") == ["東京", "京の", "の天", "天気"]
-    assert "ので" not in words("雨なので")
+def test_japanese_is_read_as_its_words_without_grammar():
+    """Segmented by MeCab (UniDic-lite), as a reader of Japanese reads it: never a pair of characters that straddles two
+    words ("京の", "ンと記"), and never a particle or an inflection of hiragana alone."""
+    assert words("東京の天気") == ["東京", "天気"]
+    assert words("デザインと記録") == ["デザイン", "記録"]
+    assert {"京大式カード", "読書ノート", "方法"} <= set(words("京大式カードで読書ノートを続ける方法を試した。"))  # nouns in a row: one word
+    assert "議事録" in words("議事録を読んだ")  # a noun and its suffix too
+    assert words("雨なので") == [] and tokens("雨なので")[0] == "雨"
 
 
 def test_english_words_are_unchanged():

@@ -257,15 +257,15 @@ def test_a_key_phrase_never_runs_across_punctuation(ws):
 
 
 def test_a_japanese_thread_is_quoted_as_the_passages_write_it(tmp_path):
-    """Japanese is read in overlapping pairs of characters ("資料", "料を"): a thread of several pairs is quoted as the
-    passages run ("資料を読ん"), not pair after pair ("資料料をを読読ん"), which no passage says and the gate refused
-    as a fact from outside."""
+    """Japanese is read in words (MeCab): a thread is quoted as words the passages write ("付箋", "要点"), never as
+    pairs of characters run together ("資料料をを読読ん"), which no passage says and the gate refused as a fact from
+    outside."""
     a, b = "読書/要約.md", "仕事/会議準備.md"
     ws = Workspace.open(write_vault(copy_vault_files(SAMPLE_VAULT, tmp_path / "vault"), {
-        a: "# 要約\n\n電車で資料を読んだ後、メモ帳に要点を書き出すと、翌日まで内容をよく覚えていられる。\n",
-        b: "# 会議準備\n\n会議の前に資料を読んでから要点を書き出すだけで、議論の流れを見失わずに済む。\n",
+        a: "# 要約\n\n電車で議事録を読んだ後、付箋に要点を書き出すと、翌日まで論点をよく覚えていられる。\n",
+        b: "# 会議準備\n\n会議の前に議事録を読み返し、付箋に要点を書き出すだけで、論点の流れを見失わずに済む。\n",
     }))
     found = pair_candidate(ws, a, b)
-    assert found is not None and "“資料を読ん” and “要点を書き出す”" in found.claim, found
+    assert found is not None and "“付箋”" in found.claim and "“要点”" in found.claim, found
     (verdict,) = gate([found], pair_context(ws, a, b).critic)
     assert verdict.accepted, verdict
