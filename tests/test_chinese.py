@@ -41,6 +41,8 @@ def test_japanese_is_read_as_its_words_without_grammar():
     assert {"京大式カード", "読書ノート", "方法"} <= set(words("京大式カードで読書ノートを続ける方法を試した。"))  # nouns in a row: one word
     assert "議事録" in words("議事録を読んだ")  # a noun and its suffix too
     assert words("雨なので") == [] and tokens("雨なので")[0] == "雨"
+    # Chinese writes a name's middle dot with the katakana one: the text is still Chinese, read by jieba
+    assert words("史蒂夫・乔布斯创立了苹果公司") == words("史蒂夫·乔布斯创立了苹果公司")
 
 
 def test_english_words_are_unchanged():

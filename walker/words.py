@@ -39,6 +39,7 @@ _ANY_LENGTH = re.compile(rf"(?<!\\)(?<!{_LETTERS}){_LETTERS}+|(?P<cjk>[{HAN}{KAN
 _CJK = re.compile(f"[{HAN}{KANA}]")
 _CJK_RUNS = re.compile(f"[{HAN}{KANA}]+")
 _KANA = re.compile(f"[{KANA}]")
+_KANA_LETTER = re.compile("[\u3041-\u3096\u30a1-\u30fa]")  # a text with one is Japanese (not ・ alone, which Chinese uses)
 _HIRAGANA_WORD = re.compile("[\u3040-\u309f\u30fc]+")  # hiragana alone (and the long-vowel mark)
 # Han characters segmented in one text: jieba reads about 0.3 MB a second, and a paragraph longer than a chapter
 # (a pasted book, a hostile note) is read this far, in bounded time. 100,000 characters take about a second.
@@ -92,7 +93,7 @@ def phrase(parts: list[str] | tuple[str, ...]) -> str:
 def _split(lowered: str, pattern: re.Pattern[str], shortest: int, grammar: bool) -> list[str]:
     out: list[str] = []
     segmented = 0
-    segment = _segment_japanese if _KANA.search(lowered) else _segment
+    segment = _segment_japanese if _KANA_LETTER.search(lowered) else _segment
     for match in pattern.finditer(lowered):
         run = match.group("cjk")
         if run is None:
@@ -122,7 +123,7 @@ def _segment_japanese(run: str) -> list[str]:
 
 @cache
 def _japanese() -> Any:
-    """MeCab, through fugashi, over the UniDic-lite dictionary its package ships (a tenth of a second to load)."""
+    """MeCab, through fugashi, over the UniDic-lite dictionary its package ships (a twentieth of a second to load)."""
     import fugashi
 
     return fugashi.Tagger()
@@ -161,7 +162,7 @@ def has_cjk(text: str) -> bool:
 
 
 def has_kana(text: str) -> bool:
-    return bool(_KANA.search(text))
+    return bool(_KANA_LETTER.search(text))
 
 
 def is_chinese(text: str) -> bool:
