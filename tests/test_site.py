@@ -503,3 +503,10 @@ def test_the_dashboard_counts_one_hypothesis_in_the_singular(tmp_path):
     page = next(p.markdown for p in generate_site(vault).pages if p.path == "index.md")
     assert "1 hypothesis waits for you" in page and "hypotheses wait" not in page, page
     assert "\n1 record, " in page, page
+
+
+def test_a_vault_no_walk_kept_anything_in_says_nothing_waits_without_claiming_decisions(tmp_path):
+    """A pool with no record at all: the queue says nothing waits, not that every hypothesis has been decided."""
+    vault = copy_vault_files(SAMPLE_VAULT, tmp_path / "vault")
+    page = next(p.markdown for p in generate_site(vault).pages if p.path == "review.md")
+    assert "Nothing waits for you" in page and "has been decided" not in page

@@ -333,7 +333,7 @@ def _review_queue(queue: list[Waiting]) -> str:
     decided = sum(1 for w in queue if w.decided)
     lines = ["# Needs a decision", ""]
     if not queue:
-        return "\n".join(lines + ["Nothing waits for you: every hypothesis has been decided.", ""])
+        return "\n".join(lines + ["Nothing waits for you: no active hypothesis needs a decision.", ""])
     lines += [f"**{decided} of {len(queue)} decided.** Open one, read its two passages, then confirm, reject, "
               "mute or archive it: each page has the exact command under the claim, and the properties to set in "
               "Obsidian instead. Decisions made in Obsidian take effect when `walker review` runs (the weekly run "
