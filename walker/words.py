@@ -361,6 +361,11 @@ GLUE = frozenset("""a an and are as at be by for from has have in into is it its
     there these this those to was were which who with""".split())
 
 
+def stems(text: str) -> frozenset[str]:
+    """The stems of a text's words: what two texts compare when the form of a word should not matter."""
+    return frozenset(stem(w) for w in words(text))
+
+
 def stem(word: str) -> str:
     """branch/branches, device/devices, store/stored, notify/notified: enough of a word's form to match its other forms
     in English."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from walker.kinds.base import Kind, Pair
-from walker.words import stem, words
+from walker.words import stems
 
 _CJK_NUMERAL = "一二三四五六七八九十百千零〇两"
 # A number in a title: a run of digits, a Chinese numeral alone in brackets ("(二)"), or one after 第 ("第三章").
@@ -18,12 +18,8 @@ def one_name(a: str, b: str) -> bool:
     ("Brining" and "Dry Brining Meat"). Notes on two chapters, two lessons or two body parts of one course share
     their words, not their names ("Programación Lineal" and "Simplex", 胸部训练 and 腿部训练); a number marks one part
     of a series ("Reading plan year 3" and "year 6", an article and its "(二)")."""
-    first, second = _stems(a), _stems(b)
+    first, second = stems(a), stems(b)
     return bool(first and second) and (first <= second or second <= first) and _numbers(a) == _numbers(b)
-
-
-def _stems(title: str) -> frozenset[str]:
-    return frozenset(stem(w) for w in words(title))
 
 
 def _numbers(title: str) -> frozenset[str]:

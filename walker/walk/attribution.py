@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from walker.words import has_cjk, is_grammar, stem, words
+from walker.words import has_cjk, is_grammar, stem, stems, words
 
 # The verbs of reporting and advising, in the forms a clause uses them: a grammatical class of English.
 _REPORTING = (r"(?:say|says|said|saying|know|knows|knew|recommend(?:s|ed)?|advis(?:e|es|ed)|advocat(?:e|es|ed)|"
@@ -106,9 +106,7 @@ _NEGATED = re.compile(r"n['’]t\b|\bnot\b|\bnever\b|\bnor\b", re.IGNORECASE)
 _PRONOUNS = frozenset("it this that these those they them he she we i you people one".split())
 
 
-@lru_cache(maxsize=64)
-def _stems(text: str) -> frozenset[str]:
-    return frozenset(stem(w) for w in words(text))
+_stems = lru_cache(maxsize=64)(stems)  # a claim's passages are read once for each agent it names
 
 
 def _outside_zh(agent: str, haystack: str, titles: set[str]) -> bool:

@@ -53,7 +53,7 @@ from walker.wander import (
     section_ref,
     shared_neighbour,
 )
-from walker.words import EVERYDAY_ZIPF, PLAIN_WORDS, latin_language, stem, word_count, words
+from walker.words import EVERYDAY_ZIPF, PLAIN_WORDS, latin_language, stem, stems, word_count, words
 
 ROAM_SIZE = 10
 MAX_KEPT = 3
@@ -273,7 +273,7 @@ class Propositions:
         """The word stems of a note's title, then of the titles of the notes it links with."""
         if path not in self._titles:
             notes = self._context.corpus.notes
-            self._titles[path] = [_stems(notes[p].title) for p in (path, *self._context.links.get(path, ())) if p in notes]
+            self._titles[path] = [stems(notes[p].title) for p in (path, *self._context.links.get(path, ())) if p in notes]
         return self._titles[path]
 
     def explained(self, terms: tuple[str, ...], ends: set[str]) -> bool:
@@ -339,7 +339,7 @@ class Propositions:
                 key = stem(token)
                 weight = index.weight(token) / top * self._genres.specificity(path, self._lexicon.column[token])
                 weights[key] = max(weights.get(key, 0.0), weight)
-        return Sentence(text, weights, _stems(text))
+        return Sentence(text, weights, stems(text))
 
 
 def _runs(texts: list[str], quotable: Callable[[str], bool]) -> list[list[str]]:
@@ -407,10 +407,6 @@ def _domains(context: WalkContext, a: str, b: str) -> str:
     if "/" in a and a.rpartition("/")[0] == b.rpartition("/")[0]:
         return ONE_FOLDER
     return ONE_DOMAIN if context.index.domain_closeness(a, b) >= DOMAIN_APART else APART
-
-
-def _stems(text: str) -> frozenset[str]:
-    return frozenset(stem(w) for w in words(text))
 
 
 def _copies(context: WalkContext, a: str, b: str) -> bool:
